@@ -1,0 +1,938 @@
+"""aiohttp server speaking enough of Discord's REST API and gateway for discord.py 2.7."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import BodyPartReader, WSMsgType, web
+
+from .state import (
+    EPHEMERAL,
+    LOADING,
+    Channel,
+    FaultRule,
+    InteractionRecord,
+    RestCall,
+    StandinState,
+    StoredMessage,
+    User,
+    iso_now,
+)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+API_PREFIX = "/api/v10"
+WS_PATH = "/gateway-ws"
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+MENTION_RE = re.compile(r"<@!?(\d+)>")
+IS_COMPONENTS_V2 = 1 << 15
+
+
+@dataclass
+class Upload:
+    filename: str
+    data: bytes
+
+
+BODY_KEY: web.RequestKey[Any] = web.RequestKey("standin_body", object)
+FILES_KEY: web.RequestKey[dict[int, Upload]] = web.RequestKey("standin_files", dict)
+
+
+class DiscordError(Exception):
+    """Raised inside handlers; turned into a Discord-style JSON error response."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+
+class StandinBug(RuntimeError):
+    """A handler of the stand-in itself crashed (a bug in the test double, not the bot)."""
+
+
+@dataclass
+class GatewayConn:
+    ws: web.WebSocketResponse
+    session_id: str | None = None
+    intents: int = 0
+    ready: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def _err(status: int, code: int, message: str) -> DiscordError:
+    return DiscordError(status, code, message)
+
+
+def unknown_message() -> DiscordError:
+    return _err(404, 10008, "Unknown Message")
+
+
+def validate_message_body(body: dict[str, Any], *, creating: bool, has_files: bool) -> None:
+    """Reject what Discord rejects (400 / 50006, 50035) so bot bugs surface in tests."""
+    content = body.get("content")
+    embeds = body.get("embeds") or []
+    components = body.get("components") or []
+    flags = int(body.get("flags") or 0)
+    if creating and not (content or embeds or components or has_files or body.get("sticker_ids") or body.get("poll")):
+        raise _err(400, 50006, "Cannot send an empty message")
+    problems: list[str] = []
+    if content is not None and len(str(content)) > 2000:
+        problems.append("content: Must be 2000 or fewer in length.")
+    if len(embeds) > 10:
+        problems.append("embeds: Must be 10 or fewer in length.")
+    total = 0
+    for i, emb in enumerate(embeds):
+        for key, limit in (("title", 256), ("description", 4096)):
+            val = emb.get(key) or ""
+            total += len(val)
+            if len(val) > limit:
+                problems.append(f"embeds.{i}.{key}: Must be {limit} or fewer in length.")
+        fields = emb.get("fields") or []
+        if len(fields) > 25:
+            problems.append(f"embeds.{i}.fields: Must be 25 or fewer in length.")
+        for j, fld in enumerate(fields):
+            name, value = str(fld.get("name", "")), str(fld.get("value", ""))
+            total += len(name) + len(value)
+            if not name or len(name) > 256:
+                problems.append(f"embeds.{i}.fields.{j}.name: must be 1-256 long")
+            if not value or len(value) > 1024:
+                problems.append(f"embeds.{i}.fields.{j}.value: must be 1-1024 long")
+        footer = (emb.get("footer") or {}).get("text") or ""
+        author = (emb.get("author") or {}).get("name") or ""
+        total += len(footer) + len(author)
+    if total > 6000:
+        problems.append("embeds: Embed size exceeds maximum size of 6000")
+    if flags & IS_COMPONENTS_V2:
+        if content or embeds:
+            problems.append("content/embeds: cannot be used with IS_COMPONENTS_V2")
+    elif len(components) > 5:
+        problems.append("components: Must be 5 or fewer in length.")
+    seen: set[str] = set()
+
+    def walk(comps: list[dict[str, Any]], path: str) -> None:
+        for k, comp in enumerate(comps):
+            p = f"{path}.{k}"
+            ctype = comp.get("type")
+            children = comp.get("components") or []
+            if ctype == 1:
+                buttons = [c for c in children if c.get("type") == 2]
+                if len(children) > 5 or (len(children) > 1 and len(buttons) != len(children)):
+                    problems.append(f"{p}.components: invalid action row contents")
+            if ctype == 2:
+                label = comp.get("label") or ""
+                if len(label) > 80:
+                    problems.append(f"{p}.label: Must be 80 or fewer in length.")
+                if comp.get("style") != 5 and comp.get("style") != 6 and not comp.get("custom_id"):
+                    problems.append(f"{p}.custom_id: required")
+                if not label and not comp.get("emoji"):
+                    problems.append(f"{p}: button needs a label or an emoji")
+            cid = comp.get("custom_id")
+            if cid is not None:
+                if len(cid) > 100:
+                    problems.append(f"{p}.custom_id: Must be 100 or fewer in length.")
+                if cid in seen:
+                    problems.append(f"{p}.custom_id: Component custom id cannot be duplicated")
+                seen.add(cid)
+            walk(children, f"{p}.components")
+            if comp.get("accessory"):
+                walk([comp["accessory"]], f"{p}.accessory")
+
+    walk(components, "components")
+    if problems:
+        raise DiscordError(400, 50035, "Invalid Form Body", {"problems": problems})
+
+
+class DiscordStandin(StandinState):
+    """The stand-in: world state (see :class:`StandinState`) plus the HTTP/websocket server.
+
+    Use as ``async with DiscordStandin() as standin:``; point discord.py at it with
+    :func:`tests.e2e.standin.driver.patched_discord` (done for you by ``run_bot``).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        self._runner: web.AppRunner | None = None
+        self.port: int = 0
+        self.conns: list[GatewayConn] = []
+        self._sessions: dict[str, int] = {}  # session id -> last sequence
+        self.resumes: int = 0
+        self._add_routes()
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}{WS_PATH}"
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        _ = self.cond
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        for conn in list(self.conns):
+            await conn.ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> DiscordStandin:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------------ responses
+    def _ratelimit_headers(self, route: str) -> dict[str, str]:
+        bucket = hashlib.md5(route.encode()).hexdigest()[:16]
+        return {
+            "X-RateLimit-Limit": "50",
+            "X-RateLimit-Remaining": "49",
+            "X-RateLimit-Reset": f"{time.time() + 1.0:.3f}",
+            "X-RateLimit-Reset-After": "1.000",
+            "X-RateLimit-Bucket": bucket,
+        }
+
+    def json_response(self, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+        # discord.py only parses JSON when Content-Type is exactly "application/json"
+        # (aiohttp's web.json_response would append "; charset=utf-8").
+        hdrs = {"Content-Type": "application/json"}
+        hdrs.update(headers or {})
+        return web.Response(body=json.dumps(data).encode(), status=status, headers=hdrs)
+
+    def error_response(self, err: DiscordError) -> web.Response:
+        body: dict[str, Any] = {"message": err.message, "code": err.code}
+        if err.errors:
+            body["errors"] = err.errors
+        return self.json_response(body, err.status)
+
+    def fault_response(self, rule: FaultRule, route: str) -> web.Response:
+        if rule.status == 429:
+            headers = self._ratelimit_headers(route)
+            headers.update(
+                {
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": f"{rule.retry_after:.3f}",
+                    "X-RateLimit-Scope": rule.scope,
+                    "Retry-After": str(max(1, int(rule.retry_after + 0.999))),
+                    "Via": "1.1 google",
+                }
+            )
+            if rule.is_global:
+                headers["X-RateLimit-Global"] = "true"
+            body = {"message": rule.message, "retry_after": rule.retry_after, "global": rule.is_global, "code": 0}
+            return self.json_response(body, 429, headers)
+        return self.json_response({"message": rule.message, "code": rule.code}, rule.status)
+
+    # ------------------------------------------------------------------ middleware
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == WS_PATH:
+            return await handler(request)
+        method, path = request.method, request.path
+        resource = request.match_info.route.resource
+        route = resource.canonical if resource is not None else path
+        request[BODY_KEY], request[FILES_KEY] = await self._read_body(request)
+        response: web.StreamResponse
+        if request.match_info.http_exception is not None:
+            self.unknown_routes.append((method, path))
+            response = self.json_response({"message": "404: Not Found", "code": 0}, 404)
+        elif (rule := self.take_fault(method, path)) is not None:
+            response = self.fault_response(rule, route)
+        elif not self._authorized(request, route):
+            response = self.json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        else:
+            try:
+                response = await handler(request)
+            except DiscordError as err:
+                response = self.error_response(err)
+            except Exception as exc:  # a bug in the stand-in: fail the test loudly
+                self.failures.append(StandinBug(f"stand-in handler {method} {route} crashed: {exc!r}"))
+                self.failures[-1].__cause__ = exc
+                response = self.json_response({"message": "stand-in bug", "code": 0}, 500)
+            if isinstance(response, web.Response) and response.status < 400:
+                for key, value in self._ratelimit_headers(route).items():
+                    response.headers.setdefault(key, value)
+        self.rest_log.append(
+            RestCall(method, path, route, response.status, time.monotonic(), dict(request.query), request[BODY_KEY])
+        )
+        await self.changed()
+        return response
+
+    def _authorized(self, request: web.Request, route: str) -> bool:
+        if route.startswith((f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")):
+            return True
+        return request.headers.get("Authorization") == f"Bot {self.token}"
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, dict[int, Upload]]:
+        files: dict[int, Upload] = {}
+        if not request.can_read_body:
+            return None, files
+        ctype = request.content_type
+        if ctype.startswith("multipart/"):
+            body: Any = None
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                if not isinstance(part, BodyPartReader):
+                    continue
+                name = part.name or ""
+                raw = bytes(await part.read())
+                if name == "payload_json":
+                    body = json.loads(raw.decode())
+                elif m := re.fullmatch(r"files\[(\d+)\]", name):
+                    files[int(m.group(1))] = Upload(part.filename or f"file{m.group(1)}", raw)
+            return body, files
+        raw_text = await request.text()
+        if not raw_text:
+            return None, files
+        if ctype == "application/json":
+            return json.loads(raw_text), files
+        return raw_text, files
+
+    # ------------------------------------------------------------------ routes
+    def _add_routes(self) -> None:
+        p = API_PREFIX
+        r = self.app.router
+        r.add_get(WS_PATH, self._gateway)
+        r.add_get(f"{p}/gateway", self._get_gateway)
+        r.add_get(f"{p}/gateway/bot", self._get_gateway_bot)
+        r.add_get(f"{p}/users/@me", self._get_me)
+        r.add_get(f"{p}/users/{{user_id:\\d+}}", self._get_user)
+        r.add_post(f"{p}/users/@me/channels", self._create_dm)
+        r.add_get(f"{p}/oauth2/applications/@me", self._get_application)
+        r.add_get(f"{p}/applications/@me", self._get_application)
+        for base in (
+            f"{p}/applications/{{app_id}}/commands",
+            f"{p}/applications/{{app_id}}/guilds/{{guild_id}}/commands",
+        ):
+            r.add_put(base, self._put_commands)
+            r.add_get(base, self._get_commands)
+        r.add_get(f"{p}/guilds/{{guild_id}}", self._get_guild)
+        r.add_get(f"{p}/guilds/{{guild_id}}/channels", self._get_guild_channels)
+        r.add_get(f"{p}/guilds/{{guild_id}}/members/{{user_id}}", self._get_member)
+        r.add_get(f"{p}/channels/{{channel_id}}", self._get_channel)
+        r.add_post(f"{p}/channels/{{channel_id}}/typing", self._typing)
+        r.add_post(f"{p}/channels/{{channel_id}}/messages", self._post_message)
+        r.add_get(f"{p}/channels/{{channel_id}}/messages", self._list_messages)
+        r.add_get(f"{p}/channels/{{channel_id}}/messages/{{message_id}}", self._get_message)
+        r.add_patch(f"{p}/channels/{{channel_id}}/messages/{{message_id}}", self._patch_message)
+        r.add_delete(f"{p}/channels/{{channel_id}}/messages/{{message_id}}", self._delete_message)
+        r.add_post(f"{p}/interactions/{{interaction_id}}/{{token}}/callback", self._callback)
+        r.add_post(f"{p}/webhooks/{{app_id}}/{{token}}", self._followup)
+        wm = f"{p}/webhooks/{{app_id}}/{{token}}/messages/{{message_id}}"
+        r.add_get(wm, self._webhook_get)
+        r.add_patch(wm, self._webhook_patch)
+        r.add_delete(wm, self._webhook_delete)
+
+    # -- misc
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return self.json_response({"url": self.ws_url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}
+        return self.json_response({"url": self.ws_url, "shards": 1, "session_start_limit": limit})
+
+    def _me_payload(self) -> dict[str, Any]:
+        data = self.bot_user.payload()
+        data.update({"verified": True, "mfa_enabled": False, "locale": "en-US", "email": None, "bio": ""})
+        return data
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return self.json_response(self._me_payload())
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise _err(404, 10013, "Unknown User")
+        return self.json_response(user.payload())
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        return self.json_response(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.owner_user.payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": self.bot_user.payload(),
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "tags": [],
+            }
+        )
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        gid_raw = request.match_info.get("guild_id")
+        gid = int(gid_raw) if gid_raw is not None else None
+        if gid is not None and gid not in self.guilds:
+            raise _err(404, 10004, "Unknown Guild")
+        existing = {c["name"]: c for c in self.commands.get(gid, [])}
+        out: list[dict[str, Any]] = []
+        for cmd in request[BODY_KEY] or []:
+            stored = dict(cmd)
+            old = existing.get(cmd["name"])
+            stored["id"] = old["id"] if old else str(self.snowflake())
+            stored["application_id"] = str(self.application_id)
+            stored["version"] = str(self.snowflake())
+            stored.setdefault("type", 1)
+            stored.setdefault("description", "")
+            stored.setdefault("default_member_permissions", None)
+            stored.setdefault("nsfw", False)
+            if gid is not None:
+                stored["guild_id"] = str(gid)
+            out.append(stored)
+        self.commands[gid] = out
+        return self.json_response(out)
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        gid_raw = request.match_info.get("guild_id")
+        return self.json_response(self.commands.get(int(gid_raw) if gid_raw else None, []))
+
+    def _check_app(self, request: web.Request) -> None:
+        if request.match_info["app_id"] != str(self.application_id):
+            raise _err(403, 50001, "Missing Access")
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        guild = self.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise _err(404, 10004, "Unknown Guild")
+        data = self.guild_payload(guild)
+        for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at"):
+            data.pop(key, None)
+        return self.json_response(data)
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        guild = self.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise _err(404, 10004, "Unknown Guild")
+        return self.json_response([self.channel_payload(self.channels[c]) for c in guild.channel_ids])
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        guild = self.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise _err(404, 10004, "Unknown Guild")
+        uid = int(request.match_info["user_id"])
+        if uid not in guild.members:
+            raise _err(404, 10007, "Unknown Member")
+        return self.json_response(self.member_payload(guild, uid))
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        body = request[BODY_KEY] or {}
+        uid = int(body.get("recipient_id", 0))
+        if uid not in self.users:
+            raise _err(400, 50035, "Invalid Form Body")
+        return self.json_response(self.channel_payload(self.dm_channel_for(uid)))
+
+    # -- channels & messages
+    def _channel(self, request: web.Request) -> Channel:
+        ch = self.channels.get(int(request.match_info["channel_id"]))
+        if ch is None:
+            raise _err(404, 10003, "Unknown Channel")
+        return ch
+
+    def _channel_message(self, request: web.Request) -> StoredMessage:
+        ch = self._channel(request)
+        msg = self.messages.get(int(request.match_info["message_id"]))
+        if msg is None or msg.deleted or msg.channel_id != ch.id or msg.ephemeral_to is not None:
+            raise unknown_message()
+        return msg
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return self.json_response(self.channel_payload(self._channel(request)))
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        self._channel(request)
+        return web.Response(status=204)
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        if ch.is_dm:
+            assert ch.recipient_id is not None
+            if self.users[ch.recipient_id].dms_closed:
+                raise _err(403, 50007, "Cannot send messages to this user")
+        body = request[BODY_KEY] or {}
+        validate_message_body(body, creating=True, has_files=bool(request[FILES_KEY]))
+        msg = self.create_message(ch, body, request[FILES_KEY], author=self.bot_user)
+        await self._message_event("MESSAGE_CREATE", msg)
+        return self.json_response(msg.data)
+
+    async def _list_messages(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        limit = int(request.query.get("limit", "50"))
+        msgs = sorted(self.channel_messages(ch), key=lambda m: m.id, reverse=True)
+        if "before" in request.query:
+            msgs = [m for m in msgs if m.id < int(request.query["before"])]
+        if "after" in request.query:
+            msgs = [m for m in msgs if m.id > int(request.query["after"])]
+        return self.json_response([m.data for m in msgs[:limit]])
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        return self.json_response(self._channel_message(request).data)
+
+    async def _patch_message(self, request: web.Request) -> web.Response:
+        msg = self._channel_message(request)
+        if msg.author_id != self.bot_user.id:
+            raise _err(403, 50005, "Cannot edit a message authored by another user")
+        self.edit_message(msg, request[BODY_KEY] or {}, request[FILES_KEY])
+        await self._message_event("MESSAGE_UPDATE", msg)
+        return self.json_response(msg.data)
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        msg = self._channel_message(request)
+        await self.delete_message(msg)
+        return web.Response(status=204)
+
+    # -- message model
+    def _attachments(
+        self, spec: list[dict[str, Any]] | None, files: dict[int, Upload], old: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], dict[str, bytes]]:
+        old_by_id = {str(a["id"]): a for a in old}
+        out: list[dict[str, Any]] = []
+        blobs: dict[str, bytes] = {}
+        used: set[int] = set()
+        entries = spec if spec is not None else [{"id": i} for i in sorted(files)]
+        if spec is None:
+            out.extend(old)
+        for entry in entries:
+            key = str(entry.get("id"))
+            if key in old_by_id:
+                out.append(old_by_id[key])
+                continue
+            idx = int(key) if key.isdigit() else -1
+            upload = files.get(idx)
+            if upload is None:
+                raise DiscordError(400, 50035, "Invalid Form Body", {"attachments": f"unknown attachment {key}"})
+            used.add(idx)
+            aid = self.snowflake()
+            filename = str(entry.get("filename") or upload.filename)
+            url = f"{self.base_url}/attachments/{aid}/{filename}"
+            att: dict[str, Any] = {
+                "id": str(aid),
+                "filename": filename,
+                "size": len(upload.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": "application/octet-stream",
+            }
+            if entry.get("description"):
+                att["description"] = entry["description"]
+            out.append(att)
+            blobs[filename] = upload.data
+        for idx, upload in files.items():
+            if idx not in used and spec is not None:
+                # Discord attaches uploaded files even when not listed in attachments
+                aid = self.snowflake()
+                url = f"{self.base_url}/attachments/{aid}/{upload.filename}"
+                out.append(
+                    {
+                        "id": str(aid),
+                        "filename": upload.filename,
+                        "size": len(upload.data),
+                        "url": url,
+                        "proxy_url": url,
+                    }
+                )
+                blobs[upload.filename] = upload.data
+        return out, blobs
+
+    def _mentions(self, content: str) -> list[dict[str, Any]]:
+        ids = {int(m) for m in MENTION_RE.findall(content or "")}
+        return [self.users[i].payload() for i in ids if i in self.users]
+
+    def create_message(
+        self,
+        channel: Channel,
+        body: dict[str, Any],
+        files: dict[int, Upload] | None = None,
+        *,
+        author: User,
+        ephemeral_to: int | None = None,
+        interaction: InteractionRecord | None = None,
+        msg_type: int = 0,
+        extra_flags: int = 0,
+    ) -> StoredMessage:
+        """Store a new message built from a REST body (as the bot would send it)."""
+        attachments, blobs = self._attachments(body.get("attachments"), files or {}, [])
+        flags = int(body.get("flags") or 0) | extra_flags
+        if ephemeral_to is not None:
+            flags |= EPHEMERAL
+        data: dict[str, Any] = {
+            "id": str(self.snowflake()),
+            "channel_id": str(channel.id),
+            "author": author.payload(),
+            "content": body.get("content") or "",
+            "timestamp": iso_now(),
+            "edited_timestamp": None,
+            "tts": bool(body.get("tts", False)),
+            "mention_everyone": False,
+            "mentions": self._mentions(body.get("content") or ""),
+            "mention_roles": [],
+            "attachments": attachments,
+            "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [],
+            "pinned": False,
+            "type": msg_type,
+            "flags": flags,
+        }
+        if interaction is not None:
+            data["webhook_id"] = str(self.application_id)
+            data["application_id"] = str(self.application_id)
+            data["interaction_metadata"] = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": self.users[interaction.user_id].payload(),
+                "authorizing_integration_owners": {},
+            }
+        if body.get("message_reference"):
+            data["message_reference"] = body["message_reference"]
+        msg = StoredMessage(data, ephemeral_to=ephemeral_to, files=blobs)
+        if interaction is not None:
+            msg.interaction_id = interaction.id
+        self.messages[msg.id] = msg
+        return msg
+
+    def edit_message(self, msg: StoredMessage, body: dict[str, Any], files: dict[int, Upload] | None = None) -> None:
+        """Apply a PATCH body to a stored message (fields absent from the body are kept)."""
+        if msg.deleted:
+            raise unknown_message()
+        validate_message_body(body, creating=False, has_files=bool(files))
+        msg.history.append(json.loads(json.dumps(msg.data)))
+        data = msg.data
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                data[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if "content" in body:
+            data["mentions"] = self._mentions(data["content"])
+        keep = msg.flags & EPHEMERAL
+        if "flags" in body and body["flags"] is not None:
+            data["flags"] = (int(body["flags"]) & ~LOADING) | keep
+        else:
+            data["flags"] = msg.flags & ~LOADING
+        if "attachments" in body or files:
+            attachments, blobs = self._attachments(body.get("attachments"), files or {}, data.get("attachments") or [])
+            data["attachments"] = attachments
+            kept = {a["filename"] for a in attachments}
+            msg.files = {k: v for k, v in msg.files.items() if k in kept}
+            msg.files.update(blobs)
+        data["edited_timestamp"] = iso_now()
+        msg.edits += 1
+
+    async def delete_message(self, msg: StoredMessage) -> None:
+        """Delete a message (also usable by tests to simulate a moderator deleting it)."""
+        msg.deleted = True
+        if msg.ephemeral_to is None:
+            ch = self.channels[msg.channel_id]
+            data: dict[str, Any] = {"id": str(msg.id), "channel_id": str(ch.id)}
+            if ch.guild_id is not None:
+                data["guild_id"] = str(ch.guild_id)
+            await self.dispatch_event("MESSAGE_DELETE", data, intent=self._intent_for(ch))
+        await self.changed()
+
+    def _intent_for(self, ch: Channel) -> int:
+        return INTENT_DIRECT_MESSAGES if ch.is_dm else INTENT_GUILD_MESSAGES
+
+    async def _message_event(self, name: str, msg: StoredMessage) -> None:
+        if msg.ephemeral_to is not None:
+            return
+        ch = self.channels[msg.channel_id]
+        data = dict(msg.data)
+        if ch.guild_id is not None:
+            guild = self.guilds[ch.guild_id]
+            data["guild_id"] = str(guild.id)
+            if msg.author_id in guild.members:
+                member = self.member_payload(guild, msg.author_id)
+                member.pop("user")
+                data["member"] = member
+        await self.dispatch_event(name, data, intent=self._intent_for(ch))
+
+    # -- interactions
+    def _interaction(self, request: web.Request, id_key: str | None) -> InteractionRecord:
+        rec = self.interactions_by_token.get(request.match_info["token"])
+        if rec is None or (id_key is not None and str(rec.id) != request.match_info[id_key]):
+            raise _err(404, 10062 if id_key == "interaction_id" else 10015, "Unknown interaction")
+        return rec
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        rec = self._interaction(request, "interaction_id")
+        body = request[BODY_KEY] or {}
+        ctype = int(body.get("type", 0))
+        if rec.acknowledged:
+            rec.rejected_callbacks.append((400, 40060))
+            raise _err(400, 40060, "Interaction has already been acknowledged.")
+        if time.monotonic() - rec.dispatched_at > self.ack_deadline:
+            rec.rejected_callbacks.append((404, 10062))
+            raise _err(404, 10062, "Unknown interaction")
+        data: dict[str, Any] = body.get("data") or {}
+        ch = self.channels[rec.channel_id]
+        is_component = rec.type in (3, 5) and rec.source_message_id is not None
+        eph_to = rec.user_id if int(data.get("flags") or 0) & EPHEMERAL else None
+        resource: dict[str, Any] | None = None
+        if ctype == 4:
+            validate_message_body(data, creating=True, has_files=bool(request[FILES_KEY]))
+            msg = self.create_message(
+                ch,
+                data,
+                request[FILES_KEY],
+                author=self.bot_user,
+                ephemeral_to=eph_to,
+                interaction=rec,
+                msg_type=20 if rec.type == 2 else 0,
+            )
+            rec.original_message_id = msg.id
+            await self._message_event("MESSAGE_CREATE", msg)
+            resource = {"type": 4, "message": msg.data}
+        elif ctype == 5:
+            msg = self.create_message(
+                ch,
+                {"content": "", "flags": data.get("flags") or 0},
+                author=self.bot_user,
+                ephemeral_to=eph_to,
+                interaction=rec,
+                msg_type=20 if rec.type == 2 else 0,
+                extra_flags=LOADING,
+            )
+            rec.original_message_id = msg.id
+            await self._message_event("MESSAGE_CREATE", msg)
+        elif ctype in (6, 7):
+            if not is_component:
+                raise DiscordError(
+                    400, 50035, "Invalid Form Body", {"type": f"callback type {ctype} needs a component"}
+                )
+            assert rec.source_message_id is not None
+            src = self.messages.get(rec.source_message_id)
+            if src is None or src.deleted:
+                raise unknown_message()
+            rec.original_message_id = src.id
+            if ctype == 7:
+                self.edit_message(src, data, request[FILES_KEY])
+                await self._message_event("MESSAGE_UPDATE", src)
+                resource = {"type": 7, "message": src.data}
+        elif ctype == 8:
+            if rec.type != 4:
+                raise DiscordError(400, 50035, "Invalid Form Body", {"type": "autocomplete result needs type 4"})
+            rec.choices = list(data.get("choices") or [])
+        elif ctype == 9:
+            rec.modal = data
+        else:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"type": f"unsupported callback type {ctype}"})
+        rec.callback_types.append(ctype)
+        rec.acked_at = time.monotonic()
+        orig = rec.original
+        inter: dict[str, Any] = {
+            "id": str(rec.id),
+            "type": rec.type,
+            "response_message_loading": ctype == 5,
+            "response_message_ephemeral": bool(orig is not None and orig.ephemeral),
+        }
+        if orig is not None:
+            inter["response_message_id"] = str(orig.id)
+        out: dict[str, Any] = {"interaction": inter}
+        if resource is not None:
+            out["resource"] = resource
+        return self.json_response(out)
+
+    def _webhook_record(self, request: web.Request) -> InteractionRecord:
+        if request.match_info["app_id"] != str(self.application_id):
+            raise _err(404, 10015, "Unknown Webhook")
+        rec = self.interactions_by_token.get(request.match_info["token"])
+        if rec is None or not rec.acknowledged:
+            raise _err(404, 10015, "Unknown Webhook")
+        return rec
+
+    def _webhook_message(self, request: web.Request, rec: InteractionRecord) -> StoredMessage:
+        raw = request.match_info["message_id"]
+        mid = rec.original_message_id if raw == "@original" else (int(raw) if raw.isdigit() else None)
+        if mid is None or (mid != rec.original_message_id and mid not in rec.followup_ids):
+            raise unknown_message()
+        msg = self.messages.get(mid)
+        if msg is None or msg.deleted:
+            raise unknown_message()
+        return msg
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        rec = self._webhook_record(request)
+        body = request[BODY_KEY] or {}
+        orig = rec.original
+        if orig is not None and orig.loading and rec.callback_types and rec.callback_types[0] == 5 and not orig.deleted:
+            # After a "thinking" defer the first followup replaces the placeholder.
+            validate_message_body(body, creating=True, has_files=bool(request[FILES_KEY]))
+            self.edit_message(orig, body, request[FILES_KEY])
+            await self._message_event("MESSAGE_UPDATE", orig)
+            msg = orig
+        else:
+            validate_message_body(body, creating=True, has_files=bool(request[FILES_KEY]))
+            eph_to = rec.user_id if int(body.get("flags") or 0) & EPHEMERAL else None
+            msg = self.create_message(
+                self.channels[rec.channel_id],
+                body,
+                request[FILES_KEY],
+                author=self.bot_user,
+                ephemeral_to=eph_to,
+                interaction=rec,
+            )
+            rec.followup_ids.append(msg.id)
+            await self._message_event("MESSAGE_CREATE", msg)
+        if request.query.get("wait", "").lower() in ("1", "true"):
+            return self.json_response(msg.data)
+        return web.Response(status=204)
+
+    async def _webhook_get(self, request: web.Request) -> web.Response:
+        rec = self._webhook_record(request)
+        return self.json_response(self._webhook_message(request, rec).data)
+
+    async def _webhook_patch(self, request: web.Request) -> web.Response:
+        rec = self._webhook_record(request)
+        msg = self._webhook_message(request, rec)
+        self.edit_message(msg, request[BODY_KEY] or {}, request[FILES_KEY])
+        await self._message_event("MESSAGE_UPDATE", msg)
+        return self.json_response(msg.data)
+
+    async def _webhook_delete(self, request: web.Request) -> web.Response:
+        rec = self._webhook_record(request)
+        await self.delete_message(self._webhook_message(request, rec))
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ gateway
+    @property
+    def gateway_ready(self) -> bool:
+        return any(c.ready and not c.ws.closed for c in self.conns)
+
+    async def _send(self, conn: GatewayConn, payload: dict[str, Any]) -> None:
+        async with conn.lock:
+            if not conn.ws.closed:
+                await conn.ws.send_str(json.dumps(payload))
+
+    async def _send_dispatch(self, conn: GatewayConn, name: str, data: Any) -> None:
+        assert conn.session_id is not None
+        seq = self._sessions[conn.session_id] = self._sessions.get(conn.session_id, 0) + 1
+        await self._send(conn, {"op": 0, "t": name, "s": seq, "d": data})
+
+    async def dispatch_event(self, name: str, data: dict[str, Any], *, intent: int | None = None) -> int:
+        """Send a DISPATCH to every ready gateway connection (filtered by intent); returns how many got it."""
+        self.gateway_events.append((name, data))
+        sent = 0
+        for conn in list(self.conns):
+            if conn.ready and (intent is None or conn.intents & intent):
+                await self._send_dispatch(conn, name, data)
+                sent += 1
+        return sent
+
+    async def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT: discord.py closes and RESUMEs."""
+        for conn in list(self.conns):
+            conn.ready = False
+            await self._send(conn, {"op": 7, "d": None})
+        await self.changed()
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        conn = GatewayConn(ws)
+        self.conns.append(conn)
+        try:
+            await self._send(conn, {"op": 10, "d": {"heartbeat_interval": 41250}})
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                payload = json.loads(msg.data)
+                await self._gateway_op(conn, payload.get("op"), payload.get("d"))
+        finally:
+            conn.ready = False
+            self.conns.remove(conn)
+            await self.changed()
+        return ws
+
+    async def _gateway_op(self, conn: GatewayConn, op: int, d: Any) -> None:
+        if op == 1:
+            await self._send(conn, {"op": 11})
+        elif op == 2:
+            self.identify_payloads.append(d)
+            if d.get("token") != self.token:
+                await conn.ws.close(code=4004, message=b"Authentication failed.")
+                return
+            conn.intents = int(d.get("intents", 0))
+            conn.session_id = secrets.token_hex(16)
+            self._sessions[conn.session_id] = 0
+            ready: dict[str, Any] = {
+                "v": 10,
+                "user": self._me_payload(),
+                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "session_id": conn.session_id,
+                "resume_gateway_url": self.ws_url,
+                "application": {"id": str(self.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [],
+                "user_settings": {},
+            }
+            if "shard" in d:
+                ready["shard"] = d["shard"]
+            await self._send_dispatch(conn, "READY", ready)
+            for guild in self.guilds.values():
+                await self._send_dispatch(conn, "GUILD_CREATE", self.guild_payload(guild))
+            conn.ready = True
+            await self.changed()
+        elif op == 6:
+            sid = d.get("session_id")
+            if sid not in self._sessions:
+                await self._send(conn, {"op": 9, "d": False})
+                return
+            conn.session_id = sid
+            conn.intents = next((int(p.get("intents", 0)) for p in self.identify_payloads[::-1]), 0)
+            await self._send_dispatch(conn, "RESUMED", {})
+            self.resumes += 1
+            conn.ready = True
+            await self.changed()
+        elif op == 8:
+            gid = int(d["guild_id"])
+            chunk_guild = self.guilds.get(gid)
+            if chunk_guild is not None:
+                guild = chunk_guild
+                chunk = {
+                    "guild_id": str(gid),
+                    "members": [self.member_payload(guild, uid) for uid in guild.members],
+                    "chunk_index": 0,
+                    "chunk_count": 1,
+                    "not_found": [],
+                    "presences": [],
+                }
+                if d.get("nonce"):
+                    chunk["nonce"] = d["nonce"]
+                await self._send_dispatch(conn, "GUILD_MEMBERS_CHUNK", chunk)
+        # op 3 presence / 4 voice state etc.: accepted and ignored

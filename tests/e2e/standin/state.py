@@ -1,0 +1,709 @@
+"""In-memory world of the Discord stand-in: users, guilds, channels, messages, interactions.
+
+Everything here is plain data plus an :class:`asyncio.Condition` that is notified on
+every change, so tests wait on conditions (:meth:`StandinState.wait_for`) rather
+than sleeping.
+"""
+# ruff: noqa: ASYNC109  -- waits take an explicit time budget by design (condition waits, never sleeps)
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import discord
+
+T = TypeVar("T")
+
+DISCORD_EPOCH_MS = 1420070400000
+
+#: Interaction responses flagged with this are only visible to the invoking user.
+EPHEMERAL = 1 << 6
+#: "Bot is thinking..." placeholder created by a deferred (type 5) response.
+LOADING = 1 << 7
+
+#: Permissions of @everyone in a freshly created guild (a normal member).
+DEFAULT_EVERYONE_PERMISSIONS: int = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    read_message_history=True,
+    embed_links=True,
+    attach_files=True,
+    add_reactions=True,
+    use_application_commands=True,
+    use_external_emojis=True,
+).value
+ALL_PERMISSIONS: int = discord.Permissions.all().value
+ADMINISTRATOR: int = discord.Permissions(administrator=True).value
+
+
+class BotCrashed(AssertionError):
+    """Raised from waits when the bot under test died or logged an error."""
+
+
+class SnowflakeGenerator:
+    """Time-based, strictly increasing Discord snowflakes."""
+
+    def __init__(self) -> None:
+        self._last = 0
+
+    def __call__(self) -> int:
+        value = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        if value <= self._last:
+            value = self._last + 1
+        self._last = value
+        return value
+
+
+def iso_now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat()
+
+
+@dataclass
+class User:
+    id: int
+    name: str
+    global_name: str | None = None
+    locale: str = "en-US"
+    bot: bool = False
+    dms_closed: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.global_name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+
+@dataclass
+class Role:
+    id: int
+    guild_id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "flags": 0,
+        }
+
+
+@dataclass
+class Channel:
+    """A guild text channel (type 0) or a DM channel (type 1)."""
+
+    id: int
+    type: int
+    name: str | None = None
+    guild_id: int | None = None
+    recipient_id: int | None = None
+    position: int = 0
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == 1
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+
+@dataclass
+class Member:
+    user_id: int
+    roles: list[int] = field(default_factory=list)
+    nick: str | None = None
+    joined_at: str = field(default_factory=iso_now)
+
+
+@dataclass
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    locale: str = "en-US"
+    roles: dict[int, Role] = field(default_factory=dict)
+    members: dict[int, Member] = field(default_factory=dict)
+    channel_ids: list[int] = field(default_factory=list)
+
+    @property
+    def everyone_role(self) -> Role:
+        return self.roles[self.id]
+
+
+def _walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for comp in components:
+        yield comp
+        yield from _walk_components(comp.get("components") or [])
+        accessory = comp.get("accessory")
+        if accessory:
+            yield accessory
+
+
+@dataclass
+class StoredMessage:
+    """Current state of one message. ``data`` is exactly what the API returns for it."""
+
+    data: dict[str, Any]
+    ephemeral_to: int | None = None
+    interaction_id: int | None = None
+    edits: int = 0
+    deleted: bool = False
+    files: dict[str, bytes] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        return int(self.data["id"])
+
+    @property
+    def channel_id(self) -> int:
+        return int(self.data["channel_id"])
+
+    @property
+    def author_id(self) -> int:
+        return int(self.data["author"]["id"])
+
+    @property
+    def content(self) -> str:
+        return str(self.data.get("content") or "")
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return list(self.data.get("embeds") or [])
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return list(self.data.get("components") or [])
+
+    @property
+    def flags(self) -> int:
+        return int(self.data.get("flags") or 0)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    @property
+    def attachment_names(self) -> list[str]:
+        return [a["filename"] for a in self.data.get("attachments") or []]
+
+    def all_components(self) -> list[dict[str, Any]]:
+        """Every component, nested ones included (rows, containers, sections' accessories)."""
+        return list(_walk_components(self.components))
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self.all_components() if c.get("type") == 2]
+
+    def find_component(self, label_or_custom_id: str) -> dict[str, Any] | None:
+        """Interactive component whose custom_id or label equals the argument (custom_id wins)."""
+        comps = [c for c in self.all_components() if "custom_id" in c]
+        for comp in comps:
+            if comp.get("custom_id") == label_or_custom_id:
+                return comp
+        for comp in comps:
+            if comp.get("label") == label_or_custom_id:
+                return comp
+        return None
+
+    def text(self) -> str:
+        """Content + embed texts + components-v2 text displays, newline-joined (for asserts)."""
+        parts: list[str] = [self.content] if self.content else []
+        for emb in self.embeds:
+            for key in ("title", "description"):
+                if emb.get(key):
+                    parts.append(str(emb[key]))
+            for fld in emb.get("fields") or []:
+                parts.append(f"{fld.get('name', '')}\n{fld.get('value', '')}")
+            if (emb.get("footer") or {}).get("text"):
+                parts.append(str(emb["footer"]["text"]))
+        for comp in self.all_components():
+            if comp.get("type") == 10 and comp.get("content"):
+                parts.append(str(comp["content"]))
+        return "\n".join(parts)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "channel_id": self.channel_id,
+            "content": self.content,
+            "embeds": self.embeds,
+            "components": self.components,
+            "attachments": self.attachment_names,
+            "flags": self.flags,
+            "edits": self.edits,
+            "deleted": self.deleted,
+            "ephemeral_to": self.ephemeral_to,
+        }
+
+
+@dataclass
+class RestCall:
+    method: str
+    path: str
+    route: str
+    status: int
+    at: float
+    query: dict[str, str]
+    body: Any = None
+
+
+@dataclass
+class FaultRule:
+    method: str
+    path: re.Pattern[str]
+    remaining: int
+    status: int
+    retry_after: float = 0.0
+    code: int = 0
+    message: str = ""
+    scope: str = "user"
+    is_global: bool = False
+    hits: int = 0
+
+
+@dataclass
+class InteractionRecord:
+    """One interaction dispatched by the driver and what the bot did with it."""
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    name: str  # command path ("wizard start") or custom_id
+    payload: dict[str, Any]
+    dispatched_at: float
+    source_message_id: int | None = None
+    acked_at: float | None = None
+    callback_types: list[int] = field(default_factory=list)
+    rejected_callbacks: list[tuple[int, int]] = field(default_factory=list)
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None  # data of a type-9 (modal) callback
+    source_edits: int = 0  # edit count of the clicked message at dispatch time
+    choices: list[dict[str, Any]] | None = None  # data of a type-8 (autocomplete result) callback
+    _state: StandinState | None = field(default=None, repr=False)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.acked_at is not None
+
+    @property
+    def ack_latency(self) -> float | None:
+        return None if self.acked_at is None else self.acked_at - self.dispatched_at
+
+    @property
+    def state(self) -> StandinState:
+        assert self._state is not None
+        return self._state
+
+    @property
+    def original(self) -> StoredMessage | None:
+        if self.original_message_id is None:
+            return None
+        return self.state.messages.get(self.original_message_id)
+
+    @property
+    def followups(self) -> list[StoredMessage]:
+        return [self.state.messages[i] for i in self.followup_ids if i in self.state.messages]
+
+    @property
+    def messages(self) -> list[StoredMessage]:
+        """Original response (or the edited component message) followed by followups."""
+        orig = self.original
+        return ([orig] if orig is not None else []) + self.followups
+
+    async def wait_acked(self, timeout: float = 3.0) -> float:
+        """Wait for the first accepted callback; returns the ack latency in seconds."""
+        await self.state.wait_for(lambda: self.acknowledged, timeout, f"ack of interaction {self.name!r}")
+        assert self.ack_latency is not None
+        return self.ack_latency
+
+    async def wait_response(self, timeout: float = 5.0) -> StoredMessage:
+        """Wait until the original response exists and is no longer a 'thinking' placeholder."""
+
+        def ready() -> StoredMessage | None:
+            orig = self.original
+            if orig is None or orig.loading:
+                return None
+            if self.callback_types == [6] and orig.id == self.source_message_id and orig.edits <= self.source_edits:
+                return None  # deferred update: wait for the actual edit
+            return orig
+
+        return await self.state.wait_for(ready, timeout, f"response to interaction {self.name!r}")
+
+    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[StoredMessage]:
+        await self.state.wait_for(
+            lambda: len(self.followup_ids) >= count, timeout, f"{count} followup(s) to {self.name!r}"
+        )
+        return self.followups
+
+
+Predicate = Callable[[], Any]
+
+
+class StandinState:
+    """All data of the stand-in plus change notification and fault switches."""
+
+    def __init__(self, *, bot_name: str = "WizardBot", ack_deadline: float = 3.0) -> None:
+        self.snowflake = SnowflakeGenerator()
+        self.application_id: int = self.snowflake()
+        self.bot_user = User(self.snowflake(), bot_name, None, bot=True)
+        self.owner_user = User(self.snowflake(), "app-owner", "App Owner")
+        self.token: str = "standin-bot-token"
+        self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner_user.id: self.owner_user}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.messages: dict[int, StoredMessage] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.interactions_by_token: dict[str, InteractionRecord] = {}
+        #: synced commands: key None = global, else guild id; values as returned by the API
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.rest_log: list[RestCall] = []
+        self.unknown_routes: list[tuple[str, str]] = []
+        self.faults: list[FaultRule] = []
+        self.gateway_events: list[tuple[str, dict[str, Any]]] = []
+        self.identify_payloads: list[dict[str, Any]] = []
+        #: Discord rejects callbacks after 3 s with 404 / 10062 Unknown interaction.
+        self.ack_deadline = ack_deadline
+        self.failures: list[BaseException] = []
+        self._cond: asyncio.Condition | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._bg: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ waiting
+    @property
+    def cond(self) -> asyncio.Condition:
+        if self._cond is None:
+            self._cond = asyncio.Condition()
+            self.loop = asyncio.get_running_loop()
+        return self._cond
+
+    async def changed(self) -> None:
+        """Wake every waiter (call after each state change)."""
+        async with self.cond:
+            self.cond.notify_all()
+
+    def changed_soon(self) -> None:
+        """Sync variant of :meth:`changed` (schedules the notification; callable from any thread)."""
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None or (self.loop is not None and loop is not self.loop):
+            if self.loop is not None and not self.loop.is_closed():
+                self.loop.call_soon_threadsafe(self.changed_soon)
+            return
+        task = loop.create_task(self.changed())
+        self._bg.add(task)
+        task.add_done_callback(self._bg.discard)
+
+    def fail(self, exc: BaseException) -> None:
+        """Record a failure of the bot; every current and future wait raises it."""
+        self.failures.append(exc)
+        self.changed_soon()
+
+    def raise_if_failed(self) -> None:
+        if self.failures:
+            first = self.failures[0]
+            raise BotCrashed(f"bot under test failed: {first!r}") from first
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "") -> T:
+        """Wait until ``predicate()`` is truthy and return its value; raise on timeout or bot failure."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        async with self.cond:
+            while True:
+                self.raise_if_failed()
+                result = predicate()
+                if result:
+                    return result
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise TimeoutError(f"timed out after {timeout}s waiting for {what or predicate!r}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.cond.wait(), remaining)
+
+    # ------------------------------------------------------------------ world building
+    def create_user(
+        self, name: str, *, global_name: str | None = None, locale: str = "en-US", dms_closed: bool = False
+    ) -> User:
+        user = User(self.snowflake(), name, global_name if global_name is not None else name.title(), locale)
+        user.dms_closed = dms_closed
+        self.users[user.id] = user
+        return user
+
+    def create_guild(
+        self,
+        name: str = "Wizard Guild",
+        *,
+        owner: User | None = None,
+        locale: str = "en-US",
+        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        bot_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+    ) -> Guild:
+        """Guild with an @everyone role; the bot joins with a managed role of ``bot_permissions``."""
+        gid = self.snowflake()
+        owner = owner or self.owner_user
+        guild = Guild(gid, name, owner.id, locale)
+        guild.roles[gid] = Role(gid, gid, "@everyone", everyone_permissions, 0)
+        self.guilds[gid] = guild
+        bot_role = self.create_role(guild, self.bot_user.name, bot_permissions)
+        self.add_member(guild, self.bot_user, roles=[bot_role])
+        self.add_member(guild, owner)
+        return guild
+
+    def create_role(self, guild: Guild, name: str, permissions: int | discord.Permissions) -> Role:
+        if isinstance(permissions, discord.Permissions):
+            permissions = permissions.value
+        role = Role(self.snowflake(), guild.id, name, permissions, len(guild.roles))
+        guild.roles[role.id] = role
+        return role
+
+    def add_member(
+        self, guild: Guild, user: User, *, roles: list[Role] | None = None, nick: str | None = None
+    ) -> Member:
+        member = Member(user.id, [r.id for r in roles or []], nick)
+        guild.members[user.id] = member
+        return member
+
+    def create_text_channel(self, guild: Guild, name: str) -> Channel:
+        ch = Channel(self.snowflake(), 0, name, guild.id, position=len(guild.channel_ids))
+        self.channels[ch.id] = ch
+        guild.channel_ids.append(ch.id)
+        return ch
+
+    def dm_channel_for(self, user: User | int) -> Channel:
+        uid = user if isinstance(user, int) else user.id
+        cid = self.dm_channels.get(uid)
+        if cid is None:
+            ch = Channel(self.snowflake(), 1, None, None, recipient_id=uid)
+            self.channels[ch.id] = ch
+            self.dm_channels[uid] = ch.id
+            return ch
+        return self.channels[cid]
+
+    def member_permissions(self, guild: Guild, user_id: int) -> int:
+        if user_id == guild.owner_id:
+            return ALL_PERMISSIONS
+        member = guild.members.get(user_id)
+        perms = guild.everyone_role.permissions
+        if member is not None:
+            for rid in member.roles:
+                role = guild.roles.get(rid)
+                if role is not None:
+                    perms |= role.permissions
+        if perms & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return perms
+
+    # ------------------------------------------------------------------ payloads
+    def channel_payload(self, ch: Channel) -> dict[str, Any]:
+        if ch.is_dm:
+            assert ch.recipient_id is not None
+            return {
+                "id": str(ch.id),
+                "type": 1,
+                "last_message_id": None,
+                "recipients": [self.users[ch.recipient_id].payload()],
+                "flags": 0,
+            }
+        return {
+            "id": str(ch.id),
+            "type": ch.type,
+            "guild_id": str(ch.guild_id),
+            "name": ch.name,
+            "position": ch.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "parent_id": None,
+            "flags": 0,
+        }
+
+    def member_payload(self, guild: Guild, user_id: int, *, with_permissions: bool = False) -> dict[str, Any]:
+        member = guild.members.get(user_id) or Member(user_id)
+        data: dict[str, Any] = {
+            "user": self.users[user_id].payload(),
+            "roles": [str(r) for r in member.roles],
+            "nick": member.nick,
+            "avatar": None,
+            "banner": None,
+            "joined_at": member.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+        if with_permissions:
+            data["permissions"] = str(self.member_permissions(guild, user_id))
+        return data
+
+    def guild_payload(self, guild: Guild) -> dict[str, Any]:
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [r.payload() for r in guild.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "preferred_locale": guild.locale,
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "unavailable": False,
+            "large": False,
+            "member_count": len(guild.members),
+            "joined_at": iso_now(),
+            "members": [self.member_payload(guild, uid) for uid in guild.members],
+            "channels": [self.channel_payload(self.channels[cid]) for cid in guild.channel_ids],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    # ------------------------------------------------------------------ fault switches
+    def inject_429(
+        self,
+        method: str,
+        path: str,
+        *,
+        count: int = 1,
+        retry_after: float = 0.05,
+        scope: str = "user",
+        is_global: bool = False,
+    ) -> FaultRule:
+        """Answer the next ``count`` matching calls with 429 (``path`` is a regex searched in the path)."""
+        rule = FaultRule(
+            method.upper(),
+            re.compile(path),
+            count,
+            429,
+            retry_after,
+            0,
+            "You are being rate limited.",
+            scope,
+            is_global,
+        )
+        self.faults.append(rule)
+        return rule
+
+    def inject_error(
+        self, method: str, path: str, *, status: int = 500, count: int = 1, code: int = 0, message: str = "Injected"
+    ) -> FaultRule:
+        """Answer the next ``count`` matching calls with ``status`` and a Discord-style error body."""
+        rule = FaultRule(method.upper(), re.compile(path), count, status, 0.0, code, message)
+        self.faults.append(rule)
+        return rule
+
+    def take_fault(self, method: str, path: str) -> FaultRule | None:
+        for rule in self.faults:
+            if rule.remaining > 0 and rule.method in (method, "*") and rule.path.search(path):
+                rule.remaining -= 1
+                rule.hits += 1
+                return rule
+        return None
+
+    # ------------------------------------------------------------------ views
+    def channel_messages(self, channel: Channel | int, *, include_deleted: bool = False) -> list[StoredMessage]:
+        """Public (non-ephemeral) messages of a channel, oldest first."""
+        cid = channel if isinstance(channel, int) else channel.id
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == cid and m.ephemeral_to is None and (include_deleted or not m.deleted)
+        ]
+
+    def dm_messages(self, user: User | int) -> list[StoredMessage]:
+        uid = user if isinstance(user, int) else user.id
+        cid = self.dm_channels.get(uid)
+        return [] if cid is None else self.channel_messages(cid)
+
+    def ephemeral_messages(self, user: User | int, channel: Channel | int | None = None) -> list[StoredMessage]:
+        """Ephemeral interaction responses/followups addressed to ``user`` (optionally in one channel)."""
+        uid = user if isinstance(user, int) else user.id
+        cid = channel if channel is None or isinstance(channel, int) else channel.id
+        return [
+            m
+            for m in self.messages.values()
+            if m.ephemeral_to == uid and not m.deleted and (cid is None or m.channel_id == cid)
+        ]
+
+    def visible_to(self, user: User | int, channel: Channel | int) -> list[StoredMessage]:
+        """What ``user`` sees in ``channel``: public messages plus their own ephemerals, oldest first."""
+        cid = channel if isinstance(channel, int) else channel.id
+        msgs = self.channel_messages(cid) + self.ephemeral_messages(user, cid)
+        return sorted(msgs, key=lambda m: m.id)
+
+    def rest_calls(self, method: str | None = None, route: str | None = None, since: float = 0.0) -> list[RestCall]:
+        """REST log filtered by method, route template substring and time (``time.monotonic``)."""
+        return [
+            c
+            for c in self.rest_log
+            if c.at >= since and (method is None or c.method == method) and (route is None or route in c.route)
+        ]
+
+    def unacknowledged(self) -> list[InteractionRecord]:
+        return [r for r in self.interactions.values() if not r.acknowledged]
+
+    def slow_acks(self, limit: float = 3.0) -> list[InteractionRecord]:
+        return [r for r in self.interactions.values() if r.ack_latency is None or r.ack_latency > limit]
