@@ -22,9 +22,11 @@ class Reason(enum.Enum):
 class RuleError(ValueError):
     """An action that the rules do not allow in this state."""
 
-    def __init__(self, reason: Reason, message: str) -> None:
+    def __init__(self, reason: Reason, message: str, **details: object) -> None:
         super().__init__(message)
         self.reason = reason
+        # What a translated message needs besides the reason, e.g. the forbidden bid value.
+        self.details = details
 
 
 class NotYourTurnError(RuleError):

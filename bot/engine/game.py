@@ -144,10 +144,31 @@ class Game:
 
     # Slots: the computer players copy and step games thousands of times per decision.
     __slots__ = (
-        "_deals", "_playable", "_rng", "bids", "dealer", "first_dealer", "hands", "history", "log", "options",
-        "phase", "players", "round", "rounds", "scores", "seed", "start_round", "to_move", "trick",
-        "trick_leader", "tricks", "tricks_won", "trump", "turned_up",
-    )  # fmt: skip
+        "_deals",
+        "_playable",
+        "_rng",
+        "bids",
+        "dealer",
+        "first_dealer",
+        "hands",
+        "history",
+        "log",
+        "options",
+        "phase",
+        "players",
+        "round",
+        "rounds",
+        "scores",
+        "seed",
+        "start_round",
+        "to_move",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "turned_up",
+    )
 
     def __init__(
         self,
@@ -342,13 +363,18 @@ class Game:
             return WrongPhaseError(Reason.WRONG_PHASE, f"expected {expected.__name__} in phase {phase.value}")
         if isinstance(action, Bid):
             if type(action.tricks) is not int or not 0 <= action.tricks <= self.round:
-                return IllegalBidError(Reason.BID_OUT_OF_RANGE, f"bids are 0-{self.round}, not {action.tricks!r}")
-            return IllegalBidError(Reason.BID_ADDS_UP, f"the bids may not add up to {self.round}")
+                return IllegalBidError(
+                    Reason.BID_OUT_OF_RANGE, f"bids are 0-{self.round}, not {action.tricks!r}", tricks=self.round
+                )
+            return IllegalBidError(
+                Reason.BID_ADDS_UP, f"the bids may not add up to {self.round}", value=action.tricks, tricks=self.round
+            )
         if isinstance(action, Play):
             assert self.to_move is not None
             if action.card not in self.hands[self.to_move]:
                 return IllegalPlayError(Reason.CARD_NOT_IN_HAND, f"{action.card} is not in the hand")
-            return IllegalPlayError(Reason.MUST_FOLLOW_SUIT, f"{action.card} does not follow the led suit")
+            led = rules.led_suit(self.trick)
+            return IllegalPlayError(Reason.MUST_FOLLOW_SUIT, f"{action.card} does not follow the led suit", suit=led)
         return IllegalTrumpError(Reason.NOT_A_SUIT, f"not a suit: {action.suit!r}")
 
     def _choose_trump(self, seat: int, action: ChooseTrump) -> Applied:

@@ -1,0 +1,57 @@
+"""`python -m bot`: read the settings, set up logging, run the bot until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+import discord
+from dotenv import load_dotenv
+
+from .client import WizardBot
+from .settings import Settings, SettingsError
+
+log = logging.getLogger("bot")
+
+
+def _fail(message: str) -> int:
+    print(f"wizard-bot: {message}", file=sys.stderr)
+    return 2
+
+
+async def _run(settings: Settings, *, sync: bool) -> None:
+    async with WizardBot(settings, sync_commands=sync) as bot:
+        await bot.start(settings.token)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Wizard Discord bot.")
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="publish the slash commands globally at start-up (needed once, and after they change)",
+    )
+    args = parser.parse_args(argv)
+    load_dotenv()
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        return _fail(str(error))
+    discord.utils.setup_logging(level=settings.log_level)
+    try:
+        asyncio.run(_run(settings, sync=args.sync))
+    except discord.LoginFailure:
+        return _fail(
+            "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal and put the new one in .env."
+        )
+    except discord.PrivilegedIntentsRequired:
+        return _fail("Discord refused the requested intents; this bot needs no privileged intents.")
+    except KeyboardInterrupt:
+        log.info("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""The bot: discord.py client, command tree with one error handler, and start-up."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .i18n import t
+from .manager import GameManager
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.wizard",)
+
+
+class WizardTree(app_commands.CommandTree["WizardBot"]):
+    """Turns any error escaping a slash command into a private message, and logs it once."""
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        locale = str(interaction.locale)
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = t(locale, "error.guild_only")
+        else:
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error("command /%s failed", command, exc_info=error)
+            text = t(locale, "error.internal")
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+class WizardBot(commands.Bot):
+    """Runs Wizard games. Nothing happens at import time; `setup_hook` does the start-up work."""
+
+    def __init__(self, settings: Settings, *, sync_commands: bool = False) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=WizardTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.sync_commands = sync_commands
+        self.manager = GameManager()
+
+    async def setup_hook(self) -> None:
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.settings.dev_guild_id is not None:
+            # Guild commands appear at once, unlike global ones: handy while developing.
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development server %s", len(synced), guild.id)
+        if self.sync_commands:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (they may take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def close(self) -> None:
+        self.manager.close()
+        await super().close()

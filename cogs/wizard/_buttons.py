@@ -1,0 +1,40 @@
+"""The bot's one kind of button: a DynamicItem, so every button still works after a restart."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from . import _ids
+
+if TYPE_CHECKING:
+    from ._cog import WizardCog
+
+
+class WizardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.escape(_ids.PREFIX) + r".*"):
+    """Any button whose custom_id starts with the scheme's prefix (see `_ids`).
+
+    The template accepts every such id, damaged ones included, so that a forged or corrupted
+    click still reaches the cog and gets an answer instead of silently failing.
+    """
+
+    def __init__(self, item: discord.ui.Button[Any], *, row: int | None = None) -> None:
+        super().__init__(item, row=row)
+        try:
+            self.button_id: _ids.ButtonId | None = _ids.parse(item.custom_id or "")
+        except ValueError:
+            self.button_id = None
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> WizardButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: WizardCog | None = interaction.client.get_cog("Wizard")
+        if cog is not None:
+            await cog.on_button(interaction, self.button_id)

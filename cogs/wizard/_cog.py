@@ -1,0 +1,251 @@
+"""The /wizard commands and every button click: translate, call the manager, answer."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import Options, RuleError
+from bot.i18n import t
+from bot.manager import DEFAULT_TURN_TIMER, GameRefused, Lobby, Player, Refusal, Table
+
+from . import _ids, _render
+from ._errors import explain
+from ._presenter import Presenter
+
+if TYPE_CHECKING:
+    from bot.client import WizardBot
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+TURN_TIMERS = [
+    app_commands.Choice(name="30 seconds", value=30),
+    app_commands.Choice(name="1 minute", value=60),
+    app_commands.Choice(name="2 minutes", value=120),
+    app_commands.Choice(name="5 minutes", value=300),
+    app_commands.Choice(name="15 minutes", value=900),
+    app_commands.Choice(name="1 hour", value=3600),
+    app_commands.Choice(name="12 hours", value=43200),
+    app_commands.Choice(name="24 hours", value=86400),
+]
+
+
+def _locale(interaction: Interaction) -> str:
+    return str(interaction.locale)
+
+
+def _public_locale(interaction: Interaction) -> str | None:
+    return str(interaction.guild_locale) if interaction.guild_locale else None
+
+
+def _player(user: discord.abc.User) -> Player:
+    return Player(user.id, user.display_name)
+
+
+def _message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    if message_id is None:
+        return f"<#{channel_id}>"
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+class WizardCog(commands.Cog, name="Wizard"):
+    """Wizard games: lobbies, tables, hands."""
+
+    wizard = app_commands.Group(name="wizard", description="Play the card game Wizard", guild_only=True)
+
+    def __init__(self, bot: WizardBot) -> None:
+        self.bot = bot
+        self.manager = bot.manager
+        self.presenter = Presenter(bot)
+
+    async def cog_unload(self) -> None:
+        self.presenter.close()
+
+    async def _refuse(self, interaction: Interaction, error: Exception) -> None:
+        """Answer a refused request privately, in the clicker's language; the game is unchanged."""
+        text = explain(_locale(interaction), error)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    # -- slash commands --------------------------------------------------------------------
+
+    @wizard.command(name="start")
+    @app_commands.describe(
+        bids_may_not_add_up="Variant: the bids of a round may not add up to the number of tricks",
+        turn_timer="How long each player has for a move",
+    )
+    @app_commands.choices(turn_timer=TURN_TIMERS)
+    async def start(
+        self,
+        interaction: Interaction,
+        bids_may_not_add_up: bool = False,
+        turn_timer: app_commands.Choice[int] | None = None,
+    ) -> None:
+        """Open a new game of Wizard in this channel."""
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
+        self.presenter.user_locales[interaction.user.id] = _locale(interaction)
+        options = Options(bids_may_not_add_up=bids_may_not_add_up)
+        timer = turn_timer.value if turn_timer is not None else DEFAULT_TURN_TIMER
+        try:
+            lobby = await self.manager.open_lobby(
+                interaction.guild_id, interaction.channel_id, _player(interaction.user), options, timer
+            )
+        except GameRefused as error:
+            existing = error.details.get("game")
+            if isinstance(existing, Lobby | Table):
+                message_id = existing.message_id if isinstance(existing, Lobby) else existing.table_message_id
+                error.details["link"] = _message_link(existing.guild_id, existing.channel_id, message_id)
+            await self._refuse(interaction, error)
+            return
+        locale = _public_locale(interaction)
+        response = await interaction.response.send_message(
+            embed=_render.lobby_embed(lobby, locale), view=_render.lobby_view(lobby, locale)
+        )
+        if response.message_id is not None:
+            self.manager.set_lobby_message(lobby.id, response.message_id)
+
+    @wizard.command(name="stop")
+    async def stop(self, interaction: Interaction) -> None:
+        """End the game in this channel (host or server managers)."""
+        assert interaction.channel_id is not None
+        current = self.manager.in_channel(interaction.channel_id)
+        try:
+            if isinstance(current, Lobby):
+                await self.manager.cancel(current.id, interaction.user.id)
+                await interaction.response.send_message(t(_locale(interaction), "stop.done"), ephemeral=True)
+                return
+            if current is None:
+                raise GameRefused(Refusal.NO_GAME)
+            is_moderator = bool(interaction.permissions.manage_guild)
+            await self.manager.stop(current.id, interaction.user.id, is_moderator=is_moderator)
+        except (GameRefused, RuleError) as error:
+            await self._refuse(interaction, error)
+            return
+        await interaction.response.send_message(
+            t(_public_locale(interaction), "table.stopped", name=interaction.user.display_name)
+        )
+
+    @wizard.command(name="hand")
+    async def hand(self, interaction: Interaction) -> None:
+        """Show your cards and your moves privately (the same as the My hand button)."""
+        assert interaction.channel_id is not None
+        try:
+            table = self.manager.table_for_user(interaction.channel_id, interaction.guild_id, interaction.user.id)
+        except GameRefused as error:
+            await self._refuse(interaction, error)
+            return
+        await self._show_hand(interaction, table.id)
+
+    @wizard.command(name="rules")
+    async def rules(self, interaction: Interaction) -> None:
+        """Explain the rules of Wizard in short."""
+        locale = _locale(interaction)
+        embed = discord.Embed(
+            title=t(locale, "rules.title"), description=t(locale, "rules.text"), colour=_render.COLOUR
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # -- buttons ---------------------------------------------------------------------------
+
+    async def on_button(self, interaction: Interaction, button: _ids.ButtonId | None) -> None:
+        """Every click on one of the bot's buttons arrives here, already parsed (None if damaged)."""
+        self.presenter.user_locales[interaction.user.id] = _locale(interaction)
+        try:
+            if button is None:
+                await interaction.response.send_message(t(_locale(interaction), "error.broken_button"), ephemeral=True)
+            elif isinstance(button, _ids.LobbyId):
+                await self._lobby_click(interaction, button)
+            elif isinstance(button, _ids.HandId):
+                await self._show_hand(interaction, button.game)
+            else:
+                await self._action_click(interaction, button)
+        except (GameRefused, RuleError) as error:
+            await self._refuse(interaction, error)
+        except Exception:
+            log.exception("button %s failed", interaction.data)
+            if not interaction.response.is_done():
+                await interaction.response.send_message(t(_locale(interaction), "error.internal"), ephemeral=True)
+
+    async def _lobby_click(self, interaction: Interaction, button: _ids.LobbyId) -> None:
+        locale = _public_locale(interaction)
+        user = interaction.user
+        if button.op == "join":
+            lobby = await self.manager.join(button.game, _player(user))
+        elif button.op == "leave":
+            lobby = await self.manager.leave(button.game, user.id)
+        elif button.op == "cancel":
+            lobby = await self.manager.cancel(button.game, user.id)
+        else:
+            lobby = self.manager.lobby(button.game)
+            await self.manager.start(button.game, user.id)
+            embed = _render.lobby_embed(lobby, locale)
+            embed.description = t(locale, "lobby.started")
+            await interaction.response.edit_message(embed=embed, view=None)
+            return
+        if self.manager.in_channel(lobby.channel_id) is not lobby:
+            # The lobby closed (cancelled, or its last player left): the presenter says so.
+            await interaction.response.defer()
+            return
+        await interaction.response.edit_message(
+            embed=_render.lobby_embed(lobby, locale), view=_render.lobby_view(lobby, locale)
+        )
+
+    async def _show_hand(self, interaction: Interaction, game_id: str) -> None:
+        table, observation = self.manager.hand(game_id, interaction.user.id)
+        locale = _locale(interaction)
+        await interaction.response.send_message(
+            embed=_render.hand_embed(table, observation, locale),
+            view=_render.hand_view(table, observation, locale) or discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    async def _action_click(self, interaction: Interaction, button: _ids.ActionId) -> None:
+        table = self.manager.table(button.game)
+        applied = await self.manager.act(
+            button.game, interaction.user.id, button.action, round=button.round, trick=button.trick
+        )
+        locale = _locale(interaction)
+        if applied.round is not None:
+            # The round ended with this card: the clicked message stays with its round, and the
+            # next round's hand arrives in a new message.
+            await interaction.response.edit_message(
+                embed=_render.hand_over_embed(table, applied.round.round, locale), view=None
+            )
+            return
+        # The clicked message (the DM, or the ephemeral copy from My hand) shows the hand as it is now.
+        observation = table.game.observation(applied.seat)
+        embed = _render.hand_embed(table, observation, locale)
+        view = _render.hand_view(table, observation, locale)
+        await interaction.response.edit_message(embed=embed, view=view)
+        if interaction.message is not None:
+            self.presenter.note_hand_shown(table, interaction.user.id, interaction.message.id, embed, view)
+
+    # -- clicks that no button of ours matches -----------------------------------------
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer a click that discord.py would drop: a custom_id not of ours or not on the message.
+
+        Without this the player sees only "This interaction failed".
+        """
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        on_message = any(
+            getattr(child, "custom_id", None) == custom_id
+            for row in interaction.message.components
+            for child in getattr(row, "children", [row])
+        )
+        if custom_id.startswith(_ids.PREFIX) and on_message:
+            return  # WizardButton handles it
+        await interaction.response.send_message(t(_locale(interaction), "error.broken_button"), ephemeral=True)

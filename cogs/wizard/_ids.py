@@ -1,0 +1,96 @@
+"""The one custom_id scheme of the bot's buttons, built and parsed only here.
+
+    wz:lobby:<game>:<op>                       op: join, leave, start, cancel
+    wz:hand:<game>                             the table's "My hand" button
+    wz:bid:<game>:<round>:<trick>:<tricks>     a bid
+    wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4)
+    wz:trump:<game>:<round>:<trick>:<suit>     the dealer's trump choice (S, H, D, C)
+
+<game> is the game's id. <round> and <trick> are the round and the number of finished tricks
+when the button was drawn: a click whose pair is no longer current is stale and refused. An id
+is at most 100 characters, Discord's limit; these stay under 40.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.engine import Action, Bid, Card, ChooseTrump, Play, Suit
+
+PREFIX = "wz:"
+MAX_LENGTH = 100
+LOBBY_OPS = ("join", "leave", "start", "cancel")
+
+_GAME = r"[0-9a-f]{1,16}"
+_NUMBER = r"0|[1-9][0-9]{0,2}"
+_LOBBY = re.compile(rf"lobby:(?P<game>{_GAME}):(?P<op>{'|'.join(LOBBY_OPS)})")
+_HAND = re.compile(rf"hand:(?P<game>{_GAME})")
+_ACTION = re.compile(
+    rf"(?P<kind>bid|play|trump):(?P<game>{_GAME}):(?P<round>{_NUMBER}):(?P<trick>{_NUMBER}):(?P<value>[A-Z0-9]{{1,3}})"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyId:
+    game: str
+    op: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandId:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionId:
+    game: str
+    round: int
+    trick: int
+    action: Action
+
+
+ButtonId = LobbyId | HandId | ActionId
+
+
+def build(button: ButtonId) -> str:
+    """The custom_id of a button."""
+    if isinstance(button, LobbyId):
+        custom_id = f"{PREFIX}lobby:{button.game}:{button.op}"
+    elif isinstance(button, HandId):
+        custom_id = f"{PREFIX}hand:{button.game}"
+    else:
+        action = button.action
+        if isinstance(action, Bid):
+            kind, value = "bid", str(action.tricks)
+        elif isinstance(action, Play):
+            kind, value = "play", action.card.code
+        else:
+            kind, value = "trump", action.suit.value
+        custom_id = f"{PREFIX}{kind}:{button.game}:{button.round}:{button.trick}:{value}"
+    assert len(custom_id) <= MAX_LENGTH
+    return custom_id
+
+
+def parse(custom_id: str) -> ButtonId:
+    """The button a custom_id names; ValueError when it is not one of ours or is damaged."""
+    if not custom_id.startswith(PREFIX):
+        raise ValueError(f"not a Wizard button: {custom_id!r}")
+    body = custom_id[len(PREFIX) :]
+    if match := _LOBBY.fullmatch(body):
+        return LobbyId(match["game"], match["op"])
+    if match := _HAND.fullmatch(body):
+        return HandId(match["game"])
+    if match := _ACTION.fullmatch(body):
+        value = match["value"]
+        action: Action
+        if match["kind"] == "bid":
+            if not value.isdigit():
+                raise ValueError(f"not a bid: {value!r}")
+            action = Bid(int(value))
+        elif match["kind"] == "play":
+            action = Play(Card.parse(value))
+        else:
+            action = ChooseTrump(Suit(value))
+        return ActionId(match["game"], int(match["round"]), int(match["trick"]), action)
+    raise ValueError(f"damaged Wizard button: {custom_id!r}")

@@ -1,0 +1,321 @@
+"""Show the manager's events in Discord: the table, the players' hands, summaries, the end.
+
+Each game has one feed: a queue of display jobs worked by one task, so a game's messages go out
+in order and a slow or failing Discord call never blocks the game or another game. Jobs render
+the game as it is when they run, and a table or hand job already waiting is not queued twice,
+so a burst of moves costs one edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import RoundResult, TrickResult
+from bot.manager import ActionApplied, Event, GameStarted, GameStopped, LobbyClosed, Player, Table
+
+from . import _render
+
+if TYPE_CHECKING:
+    from bot.client import WizardBot
+
+log = logging.getLogger(__name__)
+
+CLOSED_DMS = 50007  # Discord's "Cannot send messages to this user"
+
+
+@dataclass(frozen=True, slots=True)
+class _RefreshTable:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _RefreshHands:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _RoundEnd:
+    result: RoundResult
+    last_trick: TrickResult
+
+
+@dataclass(frozen=True, slots=True)
+class _NewRound:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _Final:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _Stopped:
+    by_user_id: int
+
+
+_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Final | _Stopped
+_COALESCED = (_RefreshTable(), _RefreshHands())
+
+
+class Presenter:
+    """Subscribes to the game manager and keeps every game's messages up to date."""
+
+    def __init__(self, bot: WizardBot) -> None:
+        self.bot = bot
+        self._feeds: dict[str, _Feed] = {}
+        # The Discord locale each player last used, for their private messages.
+        self.user_locales: dict[int, str] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        bot.manager.subscribe(self._on_event)
+
+    def public_locale(self, guild_id: int) -> str | None:
+        guild = self.bot.get_guild(guild_id)
+        return str(guild.preferred_locale) if guild is not None else None
+
+    def user_locale(self, user_id: int, guild_id: int) -> str | None:
+        return self.user_locales.get(user_id) or self.public_locale(guild_id)
+
+    def feed(self, table: Table) -> _Feed:
+        feed = self._feeds.get(table.id)
+        if feed is None:
+            feed = self._feeds[table.id] = _Feed(self, table)
+        return feed
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, LobbyClosed):
+            lobby = event.lobby
+            if lobby.message_id is not None:
+                embed = _render.lobby_closed_embed(lobby, event.reason, self.public_locale(lobby.guild_id))
+                message = self.bot.get_partial_messageable(lobby.channel_id).get_partial_message(lobby.message_id)
+                self._spawn(message.edit(embed=embed, view=None), f"lobby {lobby.id} closing")
+        elif isinstance(event, GameStarted):
+            self.feed(event.table).push(_NewRound())
+        elif isinstance(event, ActionApplied):
+            feed = self.feed(event.table)
+            applied = event.applied
+            if applied.round is not None and applied.trick is not None:
+                feed.push(_RoundEnd(applied.round, applied.trick))
+                feed.push(_Final() if applied.game_over else _NewRound())
+            else:
+                feed.push(_RefreshTable())
+                feed.push(_RefreshHands())
+        elif isinstance(event, GameStopped):
+            self.feed(event.table).push(_Stopped(event.by_user_id))
+
+    def _spawn(self, coro: Any, what: str) -> None:
+        async def run() -> None:
+            try:
+                await coro
+            except discord.HTTPException as error:
+                log.warning("%s: Discord refused (%s %s)", what, error.status, error.code)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def note_hand_shown(
+        self, table: Table, user_id: int, message_id: int, embed: discord.Embed, view: discord.ui.View | None
+    ) -> None:
+        """A click's response already showed this hand in `message_id`: if that is the DM, don't edit it again."""
+        if table.hand_messages.get(user_id, (0, 0))[1] == message_id:
+            self.feed(table).hand_shown[user_id] = _shown(embed, view)
+
+    def forget(self, game_id: str) -> None:
+        self._feeds.pop(game_id, None)
+
+    async def idle(self) -> None:
+        """Wait until every feed has sent everything queued so far (for shutting down cleanly)."""
+        for feed in list(self._feeds.values()):
+            await feed.drained.wait()
+
+    def close(self) -> None:
+        for feed in self._feeds.values():
+            feed.task.cancel()
+
+
+class _Feed:
+    """The display jobs of one game, worked in order by one task."""
+
+    def __init__(self, presenter: Presenter, table: Table) -> None:
+        self.presenter = presenter
+        self.bot = presenter.bot
+        self.table = table
+        self.jobs: deque[_Job] = deque()
+        self.wake = asyncio.Event()
+        self.drained = asyncio.Event()
+        self.drained.set()
+        # What each player's DM hand message shows now, so unchanged hands are not edited.
+        self.hand_shown: dict[int, object] = {}
+        self._logged: set[tuple[str, int]] = set()
+        self.task = asyncio.get_running_loop().create_task(self._work(), name=f"wizard-feed-{table.id}")
+
+    def push(self, job: _Job) -> None:
+        if job in _COALESCED and job in self.jobs:
+            return
+        self.jobs.append(job)
+        self.drained.clear()
+        self.wake.set()
+
+    async def _work(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.jobs:
+                job = self.jobs.popleft()
+                try:
+                    await self._do(job)
+                except discord.HTTPException as error:
+                    self._log_once(type(job).__name__, error)
+                except Exception:
+                    log.exception("game %s: showing %s failed", self.table.id, type(job).__name__)
+                if isinstance(job, (_Final, _Stopped)):
+                    self.drained.set()
+                    self.presenter.forget(self.table.id)
+                    return
+            self.drained.set()
+
+    def _log_once(self, what: str, error: discord.HTTPException) -> None:
+        """Log each kind of Discord failure once per game: the game goes on regardless."""
+        key = (what, error.status)
+        if key not in self._logged:
+            self._logged.add(key)
+            log.warning(
+                "game %s: Discord refused %s (%s %s): %s", self.table.id, what, error.status, error.code, error.text
+            )
+
+    # -- the jobs ------------------------------------------------------------------------
+
+    @property
+    def locale(self) -> str | None:
+        return self.presenter.public_locale(self.table.guild_id)
+
+    @property
+    def channel(self) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(self.table.channel_id, guild_id=self.table.guild_id)
+
+    async def _do(self, job: _Job) -> None:
+        if isinstance(job, _NewRound):
+            await self._post_table()
+            await self._deal_hands()
+        elif isinstance(job, _RefreshTable):
+            await self._edit_table()
+        elif isinstance(job, _RefreshHands):
+            await self._refresh_hands()
+        elif isinstance(job, _RoundEnd):
+            await self._end_round(job.result, job.last_trick)
+        elif isinstance(job, _Final):
+            await self.channel.send(embed=_render.final_embed(self.table, self.locale))
+        elif isinstance(job, _Stopped):
+            await self._stop(job.by_user_id)
+
+    async def _post_table(self) -> None:
+        message = await self.channel.send(
+            embed=_render.table_embed(self.table, self.locale), view=_render.table_view(self.table, self.locale)
+        )
+        self.bot.manager.set_table_message(self.table, message.id)
+
+    async def _edit_table(self, **replace: Any) -> None:
+        """Edit the table message; post a new one if it was deleted."""
+        message_id = self.table.table_message_id
+        fields: dict[str, Any] = {
+            "embed": _render.table_embed(self.table, self.locale),
+            "view": _render.table_view(self.table, self.locale),
+        }
+        fields.update(replace)
+        if message_id is None:
+            return
+        try:
+            await self.channel.get_partial_message(message_id).edit(**fields)
+        except discord.NotFound:
+            log.info("game %s: the table message was deleted; posting a new one", self.table.id)
+            message = await self.channel.send(**fields)
+            self.bot.manager.set_table_message(self.table, message.id)
+
+    async def _deal_hands(self) -> None:
+        """Send each player a new DM for the round; name in the channel those whose DMs are closed."""
+        table = self.table
+        old = dict(table.hand_messages)
+        table.hand_messages.clear()
+        self.hand_shown.clear()
+        closed: list[Player] = []
+        for seat, player in enumerate(table.players):
+            if player.user_id in table.dm_closed:
+                continue
+            if player.user_id in old:
+                await self._retire_hand(player, *old[player.user_id])
+            locale = self.presenter.user_locale(player.user_id, table.guild_id)
+            observation = table.game.observation(seat)
+            embed = _render.hand_embed(table, observation, locale)
+            view = _render.hand_view(table, observation, locale)
+            try:
+                user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
+                message = await user.send(embed=embed, view=view or discord.utils.MISSING)
+            except discord.Forbidden as error:
+                if error.code == CLOSED_DMS and self.bot.manager.mark_dm_closed(table, player.user_id):
+                    closed.append(player)
+                    continue
+                raise
+            self.bot.manager.set_hand_message(table, player.user_id, message.channel.id, message.id)
+            self.hand_shown[player.user_id] = _shown(embed, view)
+        if closed:
+            await self.channel.send(
+                _render.dm_closed_text(closed, self.locale), allowed_mentions=discord.AllowedMentions(users=True)
+            )
+
+    async def _retire_hand(self, player: Player, channel_id: int, message_id: int) -> None:
+        """Take the buttons off last round's hand message."""
+        dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        try:
+            await dm.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as error:
+            self._log_once("retire hand", error)
+
+    async def _refresh_hands(self) -> None:
+        table = self.table
+        for seat, player in enumerate(table.players):
+            where = table.hand_messages.get(player.user_id)
+            if where is None:
+                continue
+            locale = self.presenter.user_locale(player.user_id, table.guild_id)
+            observation = table.game.observation(seat)
+            embed = _render.hand_embed(table, observation, locale)
+            view = _render.hand_view(table, observation, locale)
+            shown = _shown(embed, view)
+            if self.hand_shown.get(player.user_id) == shown:
+                continue
+            dm = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private)
+            try:
+                await dm.get_partial_message(where[1]).edit(embed=embed, view=view)
+            except discord.HTTPException as error:
+                self._log_once("hand", error)
+                continue
+            self.hand_shown[player.user_id] = shown
+
+    async def _end_round(self, result: RoundResult, last_trick: TrickResult) -> None:
+        await self._edit_table(embed=_render.round_over_embed(self.table, result, last_trick, self.locale), view=None)
+        await self.channel.send(embed=_render.summary_embed(self.table, result, self.locale))
+        if self.table.game.is_over:
+            await self._retire_all_hands()
+
+    async def _stop(self, by_user_id: int) -> None:
+        by = next((p for p in self.table.players if p.user_id == by_user_id), Player(by_user_id, f"<@{by_user_id}>"))
+        await self._edit_table(embed=_render.closed_table_embed(self.table, self.locale, stopped_by=by), view=None)
+        await self._retire_all_hands()
+
+    async def _retire_all_hands(self) -> None:
+        for player in self.table.players:
+            where = self.table.hand_messages.get(player.user_id)
+            if where is not None:
+                await self._retire_hand(player, *where)
+
+
+def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:
+    """A comparable picture of a hand message, to tell whether an edit would change anything."""
+    return (embed.to_dict(), view.to_components() if view is not None else None)

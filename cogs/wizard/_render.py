@@ -1,0 +1,393 @@
+"""Turn lobbies, tables and hands into Discord embeds and button views. Nothing here has effects."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.engine import (
+    Bid,
+    Card,
+    ChooseTrump,
+    Kind,
+    Observation,
+    Phase,
+    Play,
+    RoundResult,
+    Suit,
+    TrickResult,
+    sort_key,
+)
+from bot.i18n import JESTER_EMOJI, SUIT_EMOJI, WIZARD_EMOJI, card_name, duration, suit_name, t
+from bot.manager import Lobby, Player, Table
+
+from . import _ids
+from ._buttons import WizardButton
+
+COLOUR = discord.Colour.dark_purple()
+ROW_SIZE = 5
+
+# Suits differ by emoji and name as well as colour, so colour-blind players can tell them apart.
+_SUIT_STYLE = {
+    Suit.HEARTS: discord.ButtonStyle.danger,
+    Suit.DIAMONDS: discord.ButtonStyle.primary,
+    Suit.CLUBS: discord.ButtonStyle.success,
+    Suit.SPADES: discord.ButtonStyle.secondary,
+}
+
+
+def _name(player: Player) -> str:
+    return escape_markdown(player.name)
+
+
+def _button(
+    custom_id: str,
+    label: str | None,
+    *,
+    style: discord.ButtonStyle,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> WizardButton:
+    return WizardButton(
+        discord.ui.Button(custom_id=custom_id, label=label, style=style, emoji=emoji, disabled=disabled), row=row
+    )
+
+
+# -- lobby ---------------------------------------------------------------------------------
+
+
+def lobby_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
+    embed = discord.Embed(title=t(locale, "lobby.title"), colour=COLOUR)
+    host = next((p for p in lobby.players if p.user_id == lobby.host_id), lobby.players[0])
+    embed.add_field(name=t(locale, "lobby.host"), value=_name(host), inline=False)
+    embed.add_field(
+        name=t(locale, "lobby.players", n=len(lobby.players), most=6),
+        value="\n".join(f"{i}. {_name(p)}" for i, p in enumerate(lobby.players, 1)),
+        inline=False,
+    )
+    embed.add_field(name=t(locale, "lobby.options"), value=options_text(lobby, locale), inline=False)
+    embed.set_footer(text=t(locale, "lobby.footer"))
+    return embed
+
+
+def options_text(lobby: Lobby | Table, locale: str | None) -> str:
+    options = lobby.options if isinstance(lobby, Lobby) else lobby.game.options
+    variant = "option.variant.on" if options.bids_may_not_add_up else "option.variant.off"
+    return f"{t(locale, variant)}\n{t(locale, 'option.timer', time=duration(locale, lobby.turn_timer))}"
+
+
+def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    styles = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+        "cancel": discord.ButtonStyle.danger,
+    }
+    for op in _ids.LOBBY_OPS:
+        view.add_item(_button(_ids.build(_ids.LobbyId(lobby.id, op)), t(locale, f"lobby.{op}"), style=styles[op]))
+    return view
+
+
+def lobby_closed_embed(lobby: Lobby, reason: str, locale: str | None) -> discord.Embed:
+    return discord.Embed(title=t(locale, "lobby.title"), description=t(locale, f"lobby.closed.{reason}"))
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+def trick_text(
+    cards: Sequence[tuple[int, Card]], players: Sequence[Player], locale: str | None, winner: int | None = None
+) -> str:
+    """The cards of a trick with who played them; the winning card in bold."""
+    parts = []
+    for seat, card in cards:
+        text = f"{_name(players[seat])} {card_name(locale, card)}"
+        parts.append(f"**{text}**" if seat == winner else text)
+    return " · ".join(parts)
+
+
+def _trump_line(observation: Observation, players: Sequence[Player], locale: str | None) -> str:
+    turned = observation.turned_up
+    parts = [t(locale, "table.dealer", name=_name(players[observation.dealer]))]
+    if turned is None:
+        parts.append(t(locale, "table.turned_up.none"))
+    else:
+        parts.append(t(locale, "table.turned_up", card=card_name(locale, turned)))
+    if observation.phase is Phase.CHOOSE_TRUMP:
+        parts.append(t(locale, "table.trump.pending"))
+    elif observation.trump is None:
+        parts.append(t(locale, "table.trump.none"))
+    else:
+        parts.append(t(locale, "table.trump", suit=suit_name(locale, observation.trump)))
+    return " · ".join(parts)
+
+
+def _turn_text(observation: Observation, players: Sequence[Player], locale: str | None) -> str:
+    if observation.to_move is None:
+        return t(locale, "table.game_over")
+    return t(locale, f"table.turn.{observation.phase.value}", name=_name(players[observation.to_move]))
+
+
+def table_embed(table: Table, locale: str | None) -> discord.Embed:
+    """The live public table: round, trump, bids, the trick in play, the last trick, the scores."""
+    game = table.game
+    # The public part of any seat's observation is the same; seat 0's hand is never shown here.
+    observation = game.observation(0)
+    players = table.players
+    bids = [bid for bid in observation.bids if bid is not None]
+    lines = [
+        _trump_line(observation, players, locale),
+        t(locale, "table.bids", total=sum(bids), tricks=observation.round),
+        "",
+    ]
+    for seat, player in enumerate(players):
+        bid = observation.bids[seat]
+        marker = "▶ " if seat == observation.to_move else ""
+        lines.append(
+            t(
+                locale,
+                "table.player_line",
+                marker=marker,
+                name=_name(player),
+                bid=t(locale, "table.bid.none") if bid is None else bid,
+                won=observation.tricks_won[seat],
+                score=observation.scores[seat],
+            )
+        )
+    embed = discord.Embed(
+        title=t(locale, "table.title", round=observation.round, rounds=observation.rounds),
+        description="\n".join(lines),
+        colour=COLOUR,
+    )
+    if observation.phase is Phase.PLAY:
+        current = game.current_trick()
+        embed.add_field(
+            name=t(locale, "table.trick"),
+            value=trick_text(current, players, locale) if current else t(locale, "table.trick.empty"),
+            inline=False,
+        )
+    if observation.tricks:
+        embed.add_field(
+            name=t(locale, "table.last_trick"),
+            value=last_trick_text(observation.tricks[-1], players, locale),
+            inline=False,
+        )
+    embed.set_footer(text=_turn_text(observation, players, locale))
+    return embed
+
+
+def last_trick_text(trick: TrickResult, players: Sequence[Player], locale: str | None) -> str:
+    return t(
+        locale,
+        "table.last_trick.won",
+        cards=trick_text(trick.by_seat(), players, locale, winner=trick.winner),
+        name=_name(players[trick.winner]),
+        card=card_name(locale, trick.winning_card),
+    )
+
+
+def table_view(table: Table, locale: str | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _button(
+            _ids.build(_ids.HandId(table.id)), t(locale, "table.my_hand"), style=discord.ButtonStyle.primary, emoji="🂠"
+        )
+    )
+    return view
+
+
+def round_over_embed(table: Table, result: RoundResult, last: TrickResult, locale: str | None) -> discord.Embed:
+    """What a round's table message becomes when the round ends: its last trick, no buttons."""
+    embed = discord.Embed(
+        title=t(locale, "table.title", round=result.round, rounds=table.game.rounds),
+        description=t(locale, "table.round_over", round=result.round),
+    )
+    embed.add_field(name=t(locale, "table.last_trick"), value=last_trick_text(last, table.players, locale))
+    return embed
+
+
+def closed_table_embed(table: Table, locale: str | None, *, stopped_by: Player | None) -> discord.Embed:
+    embed = table_embed(table, locale)
+    if stopped_by is not None:
+        embed.set_footer(text=t(locale, "table.stopped", name=stopped_by.name))
+    return embed
+
+
+def summary_embed(table: Table, result: RoundResult, locale: str | None) -> discord.Embed:
+    """The round's results: per player the bid, the tricks taken, the points and the total."""
+    lines = []
+    for seat, player in enumerate(table.players):
+        mark = "✅" if result.bids[seat] == result.tricks[seat] else "❌"
+        lines.append(
+            f"{mark} "
+            + t(
+                locale,
+                "summary.line",
+                name=_name(player),
+                bid=result.bids[seat],
+                won=result.tricks[seat],
+                points=result.points[seat],
+                total=result.totals[seat],
+            )
+        )
+    return discord.Embed(
+        title=t(locale, "summary.title", round=result.round, rounds=table.game.rounds),
+        description="\n".join(lines),
+        colour=COLOUR,
+    )
+
+
+def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
+    """(place, seat) from the highest score down; equal scores share a place."""
+    order = sorted(range(len(scores)), key=lambda seat: -scores[seat])
+    placed: list[tuple[int, int]] = []
+    for index, seat in enumerate(order):
+        if index and scores[seat] == scores[order[index - 1]]:
+            placed.append((placed[-1][0], seat))
+        else:
+            placed.append((index + 1, seat))
+    return placed
+
+
+def final_embed(table: Table, locale: str | None) -> discord.Embed:
+    scores = table.game.scores
+    lines = [
+        t(locale, "final.line", place=place, name=_name(table.players[seat]), score=scores[seat])
+        for place, seat in standings(scores)
+    ]
+    winners = [_name(table.players[seat]) for seat in table.game.winners()]
+    key = "final.winner" if len(winners) == 1 else "final.winners"
+    lines += ["", "🏆 " + t(locale, key, names=", ".join(winners))]
+    return discord.Embed(title=t(locale, "final.title"), description="\n".join(lines), colour=discord.Colour.gold())
+
+
+def dm_closed_text(players: Sequence[Player], locale: str | None) -> str:
+    return t(locale, "table.dm_closed", names=", ".join(f"<@{p.user_id}>" for p in players))
+
+
+# -- a player's hand -----------------------------------------------------------------------
+
+
+def hand_embed(table: Table, observation: Observation, locale: str | None) -> discord.Embed:
+    """A player's private view: their cards, trump, their bid, and what they may do now."""
+    cards = sorted(observation.hand, key=sort_key)
+    lines = [
+        t(locale, "hand.where", channel=table.channel_id),
+        " ".join(card_name(locale, card) for card in cards) or t(locale, "hand.empty"),
+        "",
+    ]
+    if observation.phase is Phase.CHOOSE_TRUMP:
+        lines.append(t(locale, "table.trump.pending"))
+    elif observation.trump is None:
+        lines.append(t(locale, "table.trump.none"))
+    else:
+        lines.append(t(locale, "hand.trump", suit=suit_name(locale, observation.trump)))
+    bid = observation.bids[observation.seat]
+    if bid is not None:
+        lines.append(t(locale, "hand.your_bid", bid=bid, won=observation.tricks_won[observation.seat]))
+    lines += ["", prompt_text(table, observation, locale)]
+    return discord.Embed(
+        title=t(locale, "hand.title", round=observation.round, rounds=observation.rounds),
+        description="\n".join(lines),
+        colour=COLOUR,
+    )
+
+
+def hand_over_embed(table: Table, round_number: int, locale: str | None) -> discord.Embed:
+    """What a hand message becomes when its round is over."""
+    return discord.Embed(
+        title=t(locale, "hand.title", round=round_number, rounds=table.game.rounds),
+        description=t(locale, "hand.prompt.over"),
+    )
+
+
+def prompt_text(table: Table, observation: Observation, locale: str | None) -> str:
+    if observation.round != table.game.round or observation.to_move is None:
+        return t(locale, "hand.prompt.over")
+    if observation.to_move != observation.seat:
+        return t(locale, "hand.prompt.wait", name=_name(table.players[observation.to_move]))
+    if observation.phase is Phase.BID:
+        forbidden = _forbidden(observation)
+        if forbidden is not None:
+            return t(locale, "hand.prompt.bid_forbidden", value=forbidden, tricks=observation.round)
+        return t(locale, "hand.prompt.bid")
+    return t(locale, f"hand.prompt.{observation.phase.value}")
+
+
+def _forbidden(observation: Observation) -> int | None:
+    """The bid value missing from the legal bids, if the variant forbids one."""
+    legal = {action.tricks for action in observation.legal if isinstance(action, Bid)}
+    missing = [n for n in range(observation.round + 1) if n not in legal]
+    return missing[0] if missing else None
+
+
+def hand_view(table: Table, observation: Observation, locale: str | None) -> discord.ui.View | None:
+    """The buttons for this moment: trump suits, bids, or the cards with only legal ones enabled."""
+    my_turn = observation.to_move == observation.seat
+    trick = len(observation.tricks)
+    view = discord.ui.View(timeout=None)
+
+    def action_id(action: ChooseTrump | Bid | Play) -> str:
+        return _ids.build(_ids.ActionId(table.id, observation.round, trick, action))
+
+    if my_turn and observation.phase is Phase.CHOOSE_TRUMP:
+        for suit in Suit:
+            view.add_item(
+                _button(
+                    action_id(ChooseTrump(suit)),
+                    t(locale, f"suit.{suit.value}"),
+                    style=_SUIT_STYLE[suit],
+                    emoji=SUIT_EMOJI[suit],
+                )
+            )
+        return view
+    if my_turn and observation.phase is Phase.BID:
+        legal = {action.tricks for action in observation.legal if isinstance(action, Bid)}
+        for n in range(observation.round + 1):
+            view.add_item(
+                _button(
+                    action_id(Bid(n)),
+                    str(n),
+                    style=discord.ButtonStyle.primary,
+                    disabled=n not in legal,
+                    row=n // ROW_SIZE,
+                )
+            )
+        return view
+    if not observation.hand:
+        return None
+    playable = {action.card for action in observation.legal if isinstance(action, Play)} if my_turn else set()
+    for index, card in enumerate(sorted(observation.hand, key=sort_key)):
+        view.add_item(
+            _card_button(action_id(Play(card)), card, locale, disabled=card not in playable, row=index // ROW_SIZE)
+        )
+    return view
+
+
+def _card_button(custom_id: str, card: Card, locale: str | None, *, disabled: bool, row: int) -> WizardButton:
+    if card.kind is Kind.WIZARD:
+        return _button(
+            custom_id,
+            t(locale, "card.wizard"),
+            style=discord.ButtonStyle.primary,
+            emoji=WIZARD_EMOJI,
+            disabled=disabled,
+            row=row,
+        )
+    if card.kind is Kind.JESTER:
+        return _button(
+            custom_id,
+            t(locale, "card.jester"),
+            style=discord.ButtonStyle.secondary,
+            emoji=JESTER_EMOJI,
+            disabled=disabled,
+            row=row,
+        )
+    assert card.suit is not None
+    return _button(
+        custom_id, str(card.rank), style=_SUIT_STYLE[card.suit], emoji=SUIT_EMOJI[card.suit], disabled=disabled, row=row
+    )

@@ -1,0 +1,34 @@
+"""Whole games of Wizard played by clicking, from /wizard start to the final standings."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import Game, Options
+from tests.e2e._play import Recorder
+from tests.e2e.conftest import GAME_SEED, World
+
+
+async def open_game(world: World, players: int, **options: object) -> Recorder:
+    """The first person starts a game in the channel, the others join, and the host starts it."""
+    host, *others = world.people[:players]
+    record = await world.driver.slash(host, world.channel, "wizard start", options=options or None)
+    lobby = await record.wait_response()
+    for person in others:
+        joined = await world.driver.click(person, lobby, "Join")
+        await joined.wait_acked(3)
+    started = await world.driver.click(host, lobby, "Start")
+    await started.wait_acked(3)
+    return Recorder(world, world.people[:players])
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+async def test_a_whole_game_is_played_by_clicking(world: World, players: int) -> None:
+    recorder = await open_game(world, players)
+    await recorder.play_to_end()
+    seat = {user.id: index for index, user in enumerate(recorder.seats)}
+    replay = Game.replay(players, GAME_SEED, Options(), [(seat[user.id], action) for user, action in recorder.moves])
+    assert replay.is_over
+    final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
+    for user, score in zip(recorder.seats, replay.scores, strict=True):
+        assert f"**{user.global_name or user.name}** — {score} points" in final.text()
