@@ -187,7 +187,7 @@ class GameManager:
     def lobby(self, lobby_id: str) -> Lobby:
         lobby = self._lobbies.get(lobby_id)
         if lobby is None:
-            raise GameRefused(Refusal.NOT_STARTED if lobby_id in self._tables else Refusal.NO_GAME)
+            raise GameRefused(Refusal.ALREADY_STARTED if lobby_id in self._tables else Refusal.NO_GAME)
         return lobby
 
     def table(self, game_id: str) -> Table:

@@ -1,0 +1,50 @@
+"""The custom_id scheme: every button round-trips, damaged ids are refused, ids fit Discord."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import DECK, Bid, ChooseTrump, Play, Suit
+from cogs.wizard import _ids
+
+BUTTONS: list[_ids.ButtonId] = [
+    *(_ids.LobbyId("0123abcd", op) for op in _ids.LOBBY_OPS),
+    _ids.HandId("0123abcd"),
+    *(_ids.ActionId("0123abcd", 20, 19, Play(card)) for card in DECK),
+    *(_ids.ActionId("ffffffff", 20, 0, Bid(n)) for n in range(21)),
+    *(_ids.ActionId("0", 1, 0, ChooseTrump(suit)) for suit in Suit),
+]
+
+
+@pytest.mark.parametrize("button", BUTTONS, ids=str)
+def test_every_button_id_round_trips(button: _ids.ButtonId) -> None:
+    assert _ids.parse(_ids.build(button)) == button
+
+
+def test_the_longest_id_fits_discords_limit() -> None:
+    longest = max((_ids.build(button) for button in BUTTONS), key=len)
+    assert len(longest) <= _ids.MAX_LENGTH
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "",
+        "hello",
+        "wz:",
+        "wz:play",
+        "wz:play:zz:1:0:H1",  # the game id is hexadecimal
+        "wz:play:0123abcd:1:0:H14",  # no such card
+        "wz:play:0123abcd:1:0:W5",
+        "wz:play:0123abcd:01:0:H1",  # numbers have no leading zeros
+        "wz:play:0123abcd:1:-1:H1",
+        "wz:bid:0123abcd:1:0:X",
+        "wz:trump:0123abcd:1:0:N",
+        "wz:lobby:0123abcd:explode",
+        "wz:hand:",
+        "wz:play:0123abcd:1:0:H1:extra",
+    ],
+)
+def test_a_damaged_or_foreign_id_is_refused(custom_id: str) -> None:
+    with pytest.raises(ValueError, match="button|card|bid|Suit"):
+        _ids.parse(custom_id)

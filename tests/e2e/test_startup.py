@@ -1,0 +1,62 @@
+"""`python -m bot` as an admin runs it: a real process, pointed at the stand-in from outside."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import discord
+
+from tests.e2e.standin import DiscordStandin
+
+# Points discord.py at the stand-in, then runs the bot's own entry point: the product has no hook.
+LAUNCHER = """
+import sys, yarl, discord.http, discord.gateway
+discord.http.Route.BASE = sys.argv[1]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
+from bot.__main__ import main
+sys.argv = ["python -m bot", *sys.argv[3:]]
+raise SystemExit(main())
+"""
+
+
+async def launch(
+    standin: DiscordStandin, folder: Path, environ: dict[str, str], *args: str
+) -> asyncio.subprocess.Process:
+    env = {key: value for key, value in os.environ.items() if key not in {"DISCORD_TOKEN", "DEV_GUILD_ID"}}
+    env |= {"PYTHONPATH": os.getcwd(), "DATABASE_PATH": str(folder / "wizard.db")} | environ
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-c", LAUNCHER, standin.base_url, standin.ws_url, *args,
+        cwd=folder, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
+async def test_a_rejected_token_ends_the_process_with_one_line_and_status_2(tmp_path: Path) -> None:
+    async with DiscordStandin() as standin:
+        process = await launch(standin, tmp_path, {"DISCORD_TOKEN": "not-the-token"})
+        _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2
+    errors = stderr.decode()
+    assert errors.strip().splitlines()[-1].startswith("wizard-bot: Discord rejected DISCORD_TOKEN")
+    assert "Traceback" not in errors
+    assert "not-the-token" not in errors
+
+
+async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_sigint(tmp_path: Path) -> None:
+    async with DiscordStandin() as standin:
+        guild = standin.create_guild("Dev")
+        process = await launch(standin, tmp_path, {"DISCORD_TOKEN": standin.token, "DEV_GUILD_ID": str(guild.id)})
+        commands = await standin.wait_for(lambda: standin.commands.get(guild.id), timeout=30, what="guild sync")
+        await standin.wait_for(lambda: standin.identify_payloads, timeout=30, what="gateway login")
+        process.send_signal(signal.SIGINT)
+        _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert [command["name"] for command in commands] == ["wizard"]
+    assert None not in standin.commands  # no global sync without --sync
+    intents = discord.Intents._from_value(standin.identify_payloads[0]["intents"])
+    assert intents == discord.Intents.default()
+    assert not (intents.members or intents.presences or intents.message_content)  # no privileged intents
+    assert process.returncode == 0, stderr.decode()
+    assert standin.token not in stderr.decode()
