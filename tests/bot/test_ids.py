@@ -46,5 +46,5 @@ def test_the_longest_id_fits_discords_limit() -> None:
     ],
 )
 def test_a_damaged_or_foreign_id_is_refused(custom_id: str) -> None:
-    with pytest.raises(ValueError, match="button|card|bid|Suit"):
+    with pytest.raises(ValueError, match=r"button|card|bid|Suit"):
         _ids.parse(custom_id)

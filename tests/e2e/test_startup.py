@@ -57,6 +57,9 @@ async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_sigint(tmp_pa
     assert None not in standin.commands  # no global sync without --sync
     intents = discord.Intents._from_value(standin.identify_payloads[0]["intents"])
     assert intents == discord.Intents.default()
-    assert not (intents.members or intents.presences or intents.message_content)  # no privileged intents
+    # No privileged intents:
+    assert not intents.members
+    assert not intents.presences
+    assert not intents.message_content
     assert process.returncode == 0, stderr.decode()
     assert standin.token not in stderr.decode()
