@@ -56,6 +56,9 @@ class Card:
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("cards are immutable")
 
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError("cards are immutable")
+
     def __reduce__(self) -> tuple[object, tuple[str]]:
         # Copies and pickles resolve to the one instance of the card.
         return (Card.parse, (self.code,))

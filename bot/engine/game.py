@@ -204,8 +204,11 @@ class Game:
         # All chance comes from this generator, drawn in a fixed order (first dealer, then each
         # round's shuffle), so the seed and the ordered actions rebuild the game exactly.
         self._rng = random.Random(seed)
+        # Drawn even when one is given, so a rebuilt game (which names the dealer it had) draws
+        # every later shuffle from the same point.
+        drawn_dealer = self._rng.randrange(players)
         if first_dealer is None:
-            first_dealer = self._rng.randrange(players)
+            first_dealer = drawn_dealer
         elif not 0 <= first_dealer < players:
             raise ValueError(f"first_dealer must be a seat 0-{players - 1}")
         self.first_dealer = first_dealer
@@ -238,9 +241,11 @@ class Game:
         cards = [card for hand in deal.hands for card in hand]
         if deal.turned_up is not None:
             cards.append(deal.turned_up)
-        if len(set(cards)) != len(cards) or not all(isinstance(card, Card) for card in cards):
+        if not all(isinstance(card, Card) for card in cards):
+            raise ValueError(f"round {number} deals something that is not a card")
+        if len(set(cards)) != len(cards):
             raise ValueError(f"round {number} deals a card twice")
-        if (deal.turned_up is None) != (len(cards) == rules.DECK_SIZE):
+        if (deal.turned_up is None) != (self.players * number == rules.DECK_SIZE):
             raise ValueError("a card is turned up exactly when some of the deck is left undealt")
 
     def _dealer_of(self, number: int) -> int:

@@ -1,0 +1,168 @@
+"""Helpers shared by the engine tests: building explicit deals and playing random legal games."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine import Action, Applied, Card, Deal, Game, Options, Phase, Suit, deal_hands
+
+
+def cards(codes: str) -> list[Card]:
+    """Cards from space-separated codes: ``cards("J1 H5 W2")``."""
+    return [Card.parse(code) for code in codes.split()]
+
+
+def deal(hands: Sequence[Sequence[str]], turned_up: str | None) -> Deal:
+    """An explicit deal from card codes, hands indexed by seat."""
+    return Deal(deal_hands(hands), Card.parse(turned_up) if turned_up else None)
+
+
+# -- the rules again, written from the rule text independently of bot.engine.rules -------------
+
+
+def reference_points(bid: int, tricks: int) -> int:
+    """Exact bid: 20 plus 10 a trick; otherwise minus 10 for each trick of difference."""
+    if bid == tricks:
+        return 20 + 10 * tricks
+    return -10 * abs(bid - tricks)
+
+
+def reference_winner(trick: Sequence[Card], trump: Suit | None) -> int:
+    """The position of the winning card: the first Wizard; else the highest trump; else the highest
+    card of the led suit (set by the first suited card); if all cards are Jesters, the first one."""
+    wizards = [i for i, card in enumerate(trick) if card.is_wizard]
+    if wizards:
+        return wizards[0]
+    suited = [i for i, card in enumerate(trick) if card.suit is not None]
+    if not suited:
+        return 0
+    led = trick[suited[0]].suit
+    trumps = [i for i in suited if trick[i].suit is trump]
+    contenders = trumps or [i for i in suited if trick[i].suit is led]
+    return max(contenders, key=lambda i: trick[i].rank)
+
+
+def reference_playable(hand: Sequence[Card], trick: Sequence[Card]) -> set[Card]:
+    """The cards a player may play: the led suit if they hold it (Wizards and Jesters always);
+    the led suit is the first non-Jester card's, and a Wizard there leaves the trick free."""
+    first = next((card for card in trick if not card.is_jester), None)
+    led = None if first is None else first.suit
+    if led is None or all(card.suit is not led for card in hand):
+        return set(hand)
+    return {card for card in hand if card.suit is led or card.is_wizard or card.is_jester}
+
+
+def reference_bids(cards_per_player: int, bids: Sequence[int | None], variant: bool) -> list[int]:
+    """The bids open to the player to move, given everyone's bids so far (None: not yet)."""
+    allowed = list(range(cards_per_player + 1))
+    placed = [bid for bid in bids if bid is not None]
+    if variant and len(placed) == len(bids) - 1:
+        allowed = [bid for bid in allowed if sum(placed) + bid != cards_per_player]
+    return allowed
+
+
+def play_out(game: Game, rng: random.Random, steps: int | None = None) -> list[tuple[int, Action]]:
+    """Apply random legal actions until the game ends (or `steps` were taken); return what was done."""
+    done: list[tuple[int, Action]] = []
+    while not game.is_over and (steps is None or len(done) < steps):
+        seat = game.to_move
+        assert seat is not None
+        action = rng.choice(game.legal_actions())
+        game.apply(action, by=seat)
+        done.append((seat, action))
+    return done
+
+
+def apply_all(game: Game, actions: Iterable[tuple[int, Action]]) -> None:
+    for seat, action in actions:
+        game.apply(action, by=seat)
+
+
+@dataclass
+class RoundStart:
+    """The state when a round was dealt."""
+
+    round: int
+    dealer: int
+    phase: Phase
+    to_move: int | None
+    hands: tuple[tuple[Card, ...], ...]
+    turned_up: Card | None
+    trump: Suit | None
+
+
+@dataclass
+class Step:
+    """One applied action with what the game offered before it."""
+
+    round: int
+    phase: Phase
+    seat: int
+    action: Action
+    legal: list[Action]
+    applied: Applied
+    hand: tuple[Card, ...]  # the mover's hand before the action
+    trick: tuple[Card, ...]  # the trick before the action
+    bids: tuple[int | None, ...]  # the bids before the action
+    trump: Suit | None
+
+
+@dataclass
+class Checkpoint:
+    """The game at one moment: its JSON text and snapshot, and how many actions preceded it."""
+
+    steps: int
+    json_text: str
+    snapshot: dict[str, Any]
+
+
+@dataclass
+class Trace:
+    players: int
+    seed: int
+    options: Options
+    game: Game
+    starts: list[RoundStart] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    checkpoints: list[Checkpoint] = field(default_factory=list)
+
+
+def _round_start(game: Game) -> RoundStart:
+    return RoundStart(
+        game.round,
+        game.dealer,
+        game.phase,
+        game.to_move,
+        tuple(tuple(hand) for hand in game.hands),
+        game.turned_up,
+        game.trump,
+    )
+
+
+def record_game(players: int, seed: int, variant: bool, chooser_seed: int | None = None, checkpoints: int = 3) -> Trace:
+    """Play a whole game with random legal choices, recording every step and a few JSON checkpoints."""
+    options = Options(bids_may_not_add_up=variant)
+    game = Game(players, seed, options)
+    rng = random.Random(seed * 1000 + players * 10 + variant if chooser_seed is None else chooser_seed)
+    total = sum(players * number for number in range(1, game.rounds + 1)) + players * game.rounds
+    marks = set(rng.sample(range(total), checkpoints))  # the moments before these actions
+    trace = Trace(players, seed, options, game, starts=[_round_start(game)])
+    while not game.is_over:
+        if len(trace.steps) in marks:
+            text = json.dumps(game.to_json())
+            trace.checkpoints.append(Checkpoint(len(trace.steps), text, game.snapshot()))
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        action = rng.choice(legal)
+        before = (game.round, game.phase, tuple(game.hands[seat]), tuple(game.trick), tuple(game.bids), game.trump)
+        applied = game.apply(action, by=seat)
+        number, phase, hand, trick, bids, trump = before
+        trace.steps.append(Step(number, phase, seat, action, legal, applied, hand, trick, bids, trump))
+        if applied.round is not None and not applied.game_over:
+            trace.starts.append(_round_start(game))
+    return trace
