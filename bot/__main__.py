@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
 import discord
@@ -12,6 +14,7 @@ from dotenv import load_dotenv
 
 from .client import WizardBot
 from .settings import Settings, SettingsError
+from .storage import StorageError
 
 log = logging.getLogger("bot")
 
@@ -23,6 +26,13 @@ def _fail(message: str) -> int:
 
 async def _run(settings: Settings, *, sync: bool) -> None:
     async with WizardBot(settings, sync_commands=sync) as bot:
+        # Ctrl-C, and the SIGTERM a host sends before a restart, close the bot cleanly. Cancelling
+        # the running task instead (asyncio.run's default for Ctrl-C) can be swallowed by the
+        # gateway's read and leave the process hanging.
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):  # not on Windows
+                loop.add_signal_handler(signum, lambda: loop.create_task(bot.close()))
         await bot.start(settings.token)
 
 
@@ -46,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(
             "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal and put the new one in .env."
         )
+    except StorageError as error:
+        return _fail(f"cannot use the database: {error}")
     except discord.PrivilegedIntentsRequired:
         return _fail("Discord refused the requested intents; this bot needs no privileged intents.")
     except KeyboardInterrupt:

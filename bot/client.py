@@ -12,6 +12,7 @@ from discord.ext import commands
 from .i18n import t
 from .manager import GameManager
 from .settings import Settings
+from .storage import Repository
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +50,17 @@ class WizardBot(commands.Bot):
         self.settings = settings
         self.sync_commands = sync_commands
         self.manager = GameManager()
+        self.repository: Repository | None = None
 
     async def setup_hook(self) -> None:
+        # A damaged or newer database stops the bot here (StorageError) instead of being overwritten.
+        self.repository = await Repository.open(self.settings.database_path)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        restored = await self.manager.load(self.repository)
+        cog = self.get_cog("Wizard")
+        if restored and cog is not None:
+            cog.presenter.restore(restored)  # type: ignore[attr-defined]
         if self.settings.dev_guild_id is not None:
             # Guild commands appear at once, unlike global ones: handy while developing.
             guild = discord.Object(id=self.settings.dev_guild_id)
@@ -69,3 +77,5 @@ class WizardBot(commands.Bot):
     async def close(self) -> None:
         self.manager.close()
         await super().close()
+        if self.repository is not None:
+            await self.repository.close()

@@ -111,7 +111,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             embed=_render.lobby_embed(lobby, locale), view=_render.lobby_view(lobby, locale)
         )
         if response.message_id is not None:
-            self.manager.set_lobby_message(lobby.id, response.message_id)
+            await self.manager.set_lobby_message(lobby.id, response.message_id)
 
     @wizard.command(name="stop")
     async def stop(self, interaction: Interaction) -> None:

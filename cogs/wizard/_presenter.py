@@ -51,6 +51,11 @@ class _NewRound:
 
 
 @dataclass(frozen=True, slots=True)
+class _Restored:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class _Final:
     pass
 
@@ -60,7 +65,7 @@ class _Stopped:
     by_user_id: int
 
 
-_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Final | _Stopped
+_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Restored | _Final | _Stopped
 _COALESCED = (_RefreshTable(), _RefreshHands())
 
 
@@ -124,8 +129,13 @@ class Presenter:
         self, table: Table, user_id: int, message_id: int, embed: discord.Embed, view: discord.ui.View | None
     ) -> None:
         """A click's response already showed this hand in `message_id`: if that is the DM, don't edit it again."""
-        if table.hand_messages.get(user_id, (0, 0))[1] == message_id:
+        if table.hand_messages.get(user_id, (0, 0, 0))[1] == message_id:
             self.feed(table).hand_shown[user_id] = _shown(embed, view)
+
+    def restore(self, tables: list[Table]) -> None:
+        """Bring the messages of games restored after a restart up to date."""
+        for table in tables:
+            self.feed(table).push(_Restored())
 
     def forget(self, game_id: str) -> None:
         self._feeds.pop(game_id, None)
@@ -204,6 +214,8 @@ class _Feed:
         if isinstance(job, _NewRound):
             await self._post_table()
             await self._deal_hands()
+        elif isinstance(job, _Restored):
+            await self._restore()
         elif isinstance(job, _RefreshTable):
             await self._edit_table()
         elif isinstance(job, _RefreshHands):
@@ -215,11 +227,25 @@ class _Feed:
         elif isinstance(job, _Stopped):
             await self._stop(job.by_user_id)
 
+    async def _restore(self) -> None:
+        """After a restart: show the current round's table and hands, in new messages where needed."""
+        table = self.table
+        if table.table_round == table.game.round:
+            await self._edit_table()
+        else:
+            await self._post_table()
+        current = {user: where for user, where in table.hand_messages.items() if where[2] == table.game.round}
+        if len(current) == len(table.players) - len(table.dm_closed):
+            await self._refresh_hands()
+        else:
+            # The restart came between two rounds' DMs: deal this round's hands afresh.
+            await self._deal_hands()
+
     async def _post_table(self) -> None:
         message = await self.channel.send(
             embed=_render.table_embed(self.table, self.locale), view=_render.table_view(self.table, self.locale)
         )
-        self.bot.manager.set_table_message(self.table, message.id)
+        await self.bot.manager.set_table_message(self.table, message.id)
 
     async def _edit_table(self, **replace: Any) -> None:
         """Edit the table message; post a new one if it was deleted."""
@@ -236,7 +262,7 @@ class _Feed:
         except discord.NotFound:
             log.info("game %s: the table message was deleted; posting a new one", self.table.id)
             message = await self.channel.send(**fields)
-            self.bot.manager.set_table_message(self.table, message.id)
+            await self.bot.manager.set_table_message(self.table, message.id)
 
     async def _deal_hands(self) -> None:
         """Send each player a new DM for the round; name in the channel those whose DMs are closed."""
@@ -249,7 +275,7 @@ class _Feed:
             if player.user_id in table.dm_closed:
                 continue
             if player.user_id in old:
-                await self._retire_hand(player, *old[player.user_id])
+                await self._retire_hand(*old[player.user_id][:2])
             locale = self.presenter.user_locale(player.user_id, table.guild_id)
             observation = table.game.observation(seat)
             embed = _render.hand_embed(table, observation, locale)
@@ -258,18 +284,18 @@ class _Feed:
                 user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
                 message = await user.send(embed=embed, view=view or discord.utils.MISSING)
             except discord.Forbidden as error:
-                if error.code == CLOSED_DMS and self.bot.manager.mark_dm_closed(table, player.user_id):
+                if error.code == CLOSED_DMS and await self.bot.manager.mark_dm_closed(table, player.user_id):
                     closed.append(player)
                     continue
                 raise
-            self.bot.manager.set_hand_message(table, player.user_id, message.channel.id, message.id)
+            await self.bot.manager.set_hand_message(table, player.user_id, message.channel.id, message.id)
             self.hand_shown[player.user_id] = _shown(embed, view)
         if closed:
             await self.channel.send(
                 _render.dm_closed_text(closed, self.locale), allowed_mentions=discord.AllowedMentions(users=True)
             )
 
-    async def _retire_hand(self, player: Player, channel_id: int, message_id: int) -> None:
+    async def _retire_hand(self, channel_id: int, message_id: int) -> None:
         """Take the buttons off last round's hand message."""
         dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
@@ -313,7 +339,7 @@ class _Feed:
         for player in self.table.players:
             where = self.table.hand_messages.get(player.user_id)
             if where is not None:
-                await self._retire_hand(player, *where)
+                await self._retire_hand(*where[:2])
 
 
 def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:

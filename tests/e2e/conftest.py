@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import discord
 import pytest_asyncio
@@ -31,7 +32,7 @@ class World:
 
 
 @pytest_asyncio.fixture
-async def world(tmp_path: object) -> AsyncIterator[World]:
+async def world(tmp_path: Path) -> AsyncIterator[World]:
     async with DiscordStandin() as standin:
         guild = standin.create_guild("Wizard Guild")
         channel = standin.create_text_channel(guild, "wizard")
@@ -42,7 +43,7 @@ async def world(tmp_path: object) -> AsyncIterator[World]:
         standin.add_member(guild, people[0], roles=[admins])
         for person in [*people[1:], closed, outsider]:
             standin.add_member(guild, person)
-        bot = WizardBot(Settings(token=standin.token), sync_commands=True)
+        bot = WizardBot(Settings(token=standin.token, database_path=tmp_path / "wizard.db"), sync_commands=True)
         # A fixed seed, so a game's deal is known to the test.
         bot.manager = GameManager(seed_source=lambda: GAME_SEED)
         async with run_bot(standin, bot, capture_loggers=("discord", "bot", "cogs")) as runner:

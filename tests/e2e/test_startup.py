@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import discord
+import pytest
 
 from tests.e2e.standin import DiscordStandin
 
@@ -45,13 +46,14 @@ async def test_a_rejected_token_ends_the_process_with_one_line_and_status_2(tmp_
     assert "not-the-token" not in errors
 
 
-async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_sigint(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_a_signal(tmp_path: Path, signum: int) -> None:
     async with DiscordStandin() as standin:
         guild = standin.create_guild("Dev")
         process = await launch(standin, tmp_path, {"DISCORD_TOKEN": standin.token, "DEV_GUILD_ID": str(guild.id)})
         commands = await standin.wait_for(lambda: standin.commands.get(guild.id), timeout=30, what="guild sync")
         await standin.wait_for(lambda: standin.identify_payloads, timeout=30, what="gateway login")
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signum)
         _, stderr = await asyncio.wait_for(process.communicate(), 60)
     assert [command["name"] for command in commands] == ["wizard"]
     assert None not in standin.commands  # no global sync without --sync

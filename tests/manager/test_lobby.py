@@ -299,7 +299,7 @@ async def test_lobby_requests_on_an_unknown_id_are_refused(
 
 async def test_lobby_message_id_is_kept(manager: GameManager) -> None:
     lobby = await open_with(manager, 1)
-    manager.set_lobby_message(lobby.id, 555)
+    await manager.set_lobby_message(lobby.id, 555)
     assert lobby.message_id == 555
 
 

@@ -498,20 +498,21 @@ async def test_table_for_user_ignores_a_lobby_they_are_in(manager: GameManager) 
 
 async def test_mark_dm_closed_is_true_only_the_first_time(manager: GameManager, table: Table) -> None:
     first, second = (player.user_id for player in table.players[:2])
-    manager.set_hand_message(table, first, 71, 72)
-    manager.set_hand_message(table, second, 81, 82)
-    assert manager.mark_dm_closed(table, first) is True
-    assert manager.mark_dm_closed(table, first) is False
-    assert manager.mark_dm_closed(table, second) is True
+    await manager.set_hand_message(table, first, 71, 72)
+    await manager.set_hand_message(table, second, 81, 82)
+    assert await manager.mark_dm_closed(table, first) is True
+    assert await manager.mark_dm_closed(table, first) is False
+    assert await manager.mark_dm_closed(table, second) is True
     assert table.hand_messages == {}
     assert table.dm_closed == {first, second}
 
 
 async def test_message_ids_are_kept(manager: GameManager, table: Table) -> None:
-    manager.set_table_message(table, 61)
-    manager.set_hand_message(table, HOST.user_id, 71, 72)
+    await manager.set_table_message(table, 61)
+    await manager.set_hand_message(table, HOST.user_id, 71, 72)
     assert table.table_message_id == 61
-    assert table.hand_messages == {HOST.user_id: (71, 72)}
+    assert table.table_round == 1
+    assert table.hand_messages == {HOST.user_id: (71, 72, 1)}
 
 
 # -- listeners -------------------------------------------------------------------------------

@@ -1,0 +1,502 @@
+"""The repository: every read and write of the bot's SQLite database, and its migrations.
+
+Nothing else in the bot writes SQL. One aiosqlite connection, in WAL mode with foreign keys on;
+numbered migration files in `bot/migrations/` are applied in order, each in one transaction, and
+the schema version is kept in ``PRAGMA user_version``.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5000
+
+
+class StorageError(Exception):
+    """The database cannot be used as it is; the message says why and what to do."""
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The migration files as (number, name, SQL), in order: ``0001_initial.sql`` is number 1."""
+    found = []
+    for entry in resources.files("bot.migrations").iterdir():
+        if entry.name.endswith(".sql"):
+            number = int(entry.name.split("_", 1)[0])
+            found.append((number, entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    if [number for number, _, _ in found] != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migration numbers must run 1, 2, 3… without gaps: {[name for _, name, _ in found]}")
+    return found
+
+
+# -- records -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    user_id: int
+    name: str
+    dm_channel_id: int | None = None
+    hand_message_id: int | None = None
+    hand_round: int | None = None
+    dm_closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A lobby or a running game as stored: enough to rebuild it exactly after a restart."""
+
+    id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str  # "lobby" or "running" for the ones restored
+    seed: int | None
+    options: dict[str, Any]
+    turn_timer: int
+    lobby_message_id: int | None
+    table_message_id: int | None
+    table_round: int | None
+    updated_at: float
+    seats: tuple[SeatRecord, ...]
+    actions: tuple[tuple[int, dict[str, Any]], ...]  # (seat, action JSON) in order
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSeat:
+    """One player's result in a finished game."""
+
+    seat: int
+    user_id: int
+    name: str
+    score: int
+    place: int
+    won: bool
+    rounds: tuple[tuple[int, int, int, int], ...]  # (round, bid, tricks, points)
+
+
+class Sort(enum.Enum):
+    """What the leaderboard is ordered by."""
+
+    RATING = "rating"
+    WINS = "wins"
+    AVG_SCORE = "avg_score"
+    EXACT_RATE = "exact_rate"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    avg_score: float
+    exact_rate: float
+    rating: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    avg_score: float
+    best_score: int | None
+    rounds: int
+    exact: int
+    over: int
+    under: int
+    rating: float | None
+    by_hand_size: tuple[tuple[int, int, int], ...]  # (hand size, rounds, exact)
+
+
+_STANDING_COLUMNS = "user_id, name, games, wins, avg_score, exact_rate, rating"
+
+
+def _standing(rank: int, row: sqlite3.Row) -> Standing:
+    return Standing(
+        rank, row["user_id"], row["name"], row["games"], row["wins"], row["avg_score"], row["exact_rate"], row["rating"]
+    )
+
+
+class Repository:
+    """Typed access to the database. Create with `await Repository.open(path)`."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Repository:
+        """Open (creating if needed) and migrate the database; StorageError if it cannot be used."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(path)
+        connection.row_factory = sqlite3.Row
+        repository = cls(connection)
+        try:
+            await repository._prepare(str(path))
+        except BaseException:
+            await connection.close()
+            raise
+        return repository
+
+    async def _prepare(self, path: str) -> None:
+        db = self._db
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode NORMAL keeps every commit through a crash of the bot; only a power cut
+            # can lose the last moments.
+            await db.execute("PRAGMA synchronous = NORMAL")
+            async with db.execute("PRAGMA quick_check") as cursor:
+                check = [row[0] for row in await cursor.fetchall()]
+            async with db.execute("PRAGMA user_version") as cursor:
+                row = await cursor.fetchone()
+        except sqlite3.DatabaseError as error:
+            raise StorageError(
+                f"the database {path} is damaged or not a database ({error}); restore it from a backup "
+                "or move it away to start with an empty one"
+            ) from error
+        if check != ["ok"]:
+            raise StorageError(f"the database {path} is damaged ({'; '.join(check[:3])}); restore it from a backup")
+        version = row[0] if row else 0
+        known = migrations()
+        if version > len(known):
+            raise StorageError(
+                f"the database {path} is from a newer version of the bot (schema {version}, this one knows "
+                f"{len(known)}); update the bot or use a backup"
+            )
+        for number, name, sql in known[version:]:
+            log.info("applying migration %s", name)
+            try:
+                # One transaction per migration: it applies whole or not at all.
+                await db.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+            except sqlite3.Error as error:
+                await db.rollback()
+                raise StorageError(f"migration {name} failed: {error}") from error
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    # -- lobbies and games ---------------------------------------------------------------
+
+    async def create_lobby(
+        self,
+        game_id: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        turn_timer: int,
+        seats: Sequence[SeatRecord],
+    ) -> None:
+        now = time.time()
+        await self._db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, turn_timer, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            (game_id, guild_id, channel_id, host_id, json.dumps(options), turn_timer, now, now),
+        )
+        await self._write_seats(game_id, seats)
+        await self._db.commit()
+
+    async def update_lobby(self, game_id: str, host_id: int, seats: Sequence[SeatRecord]) -> None:
+        """Store who is in a lobby now; this also restarts its idle clock."""
+        await self._db.execute(
+            "UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?", (host_id, time.time(), game_id)
+        )
+        await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await self._write_seats(game_id, seats)
+        await self._db.commit()
+
+    async def _write_seats(self, game_id: str, seats: Iterable[SeatRecord]) -> None:
+        await self._db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, name, dm_channel_id, hand_message_id, hand_round, dm_closed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, s.seat, s.user_id, s.name, s.dm_channel_id, s.hand_message_id, s.hand_round, s.dm_closed)
+                for s in seats
+            ],
+        )
+
+    async def set_lobby_message(self, game_id: str, message_id: int) -> None:
+        await self._db.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
+        await self._db.commit()
+
+    async def close_lobby(self, game_id: str) -> None:
+        await self._db.execute(
+            "UPDATE games SET status = 'closed', updated_at = ? WHERE id = ?", (time.time(), game_id)
+        )
+        await self._db.commit()
+
+    async def start_game(self, game_id: str, seed: int) -> None:
+        await self._db.execute(
+            "UPDATE games SET status = 'running', seed = ?, updated_at = ? WHERE id = ?", (seed, time.time(), game_id)
+        )
+        await self._db.commit()
+
+    async def append_action(self, game_id: str, index: int, seat: int, action: dict[str, Any]) -> None:
+        """Record the `index`-th action of a game; it is committed when this returns."""
+        await self._db.execute(
+            "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
+            (game_id, index, seat, json.dumps(action)),
+        )
+        await self._db.commit()
+
+    async def set_table_message(self, game_id: str, message_id: int | None, round_number: int | None) -> None:
+        await self._db.execute(
+            "UPDATE games SET table_message_id = ?, table_round = ? WHERE id = ?", (message_id, round_number, game_id)
+        )
+        await self._db.commit()
+
+    async def set_hand_message(
+        self, game_id: str, seat: int, channel_id: int | None, message_id: int | None, round_number: int | None
+    ) -> None:
+        await self._db.execute(
+            "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? WHERE game_id = ? AND seat = ?",
+            (channel_id, message_id, round_number, game_id, seat),
+        )
+        await self._db.commit()
+
+    async def set_dm_closed(self, game_id: str, seat: int) -> None:
+        await self._db.execute(
+            "UPDATE seats SET dm_closed = 1, dm_channel_id = NULL, hand_message_id = NULL, hand_round = NULL"
+            " WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        )
+        await self._db.commit()
+
+    async def stop_game(self, game_id: str) -> None:
+        await self._db.execute(
+            "UPDATE games SET status = 'stopped', finished_at = ? WHERE id = ?", (time.time(), game_id)
+        )
+        await self._db.commit()
+
+    async def open_games(self) -> list[GameRecord]:
+        """Every lobby and running game, with its seats and actions: what a restart restores."""
+        db = self._db
+        async with db.execute("SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY created_at") as cur:
+            games = await cur.fetchall()
+        records = []
+        for game in games:
+            async with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game["id"],)) as cur:
+                seats = tuple(
+                    SeatRecord(
+                        row["seat"],
+                        row["user_id"],
+                        row["name"],
+                        row["dm_channel_id"],
+                        row["hand_message_id"],
+                        row["hand_round"],
+                        bool(row["dm_closed"]),
+                    )
+                    for row in await cur.fetchall()
+                )
+            async with db.execute(
+                "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY idx", (game["id"],)
+            ) as cur:
+                actions = tuple((row["seat"], json.loads(row["action"])) for row in await cur.fetchall())
+            records.append(
+                GameRecord(
+                    id=game["id"],
+                    guild_id=game["guild_id"],
+                    channel_id=game["channel_id"],
+                    host_id=game["host_id"],
+                    status=game["status"],
+                    seed=game["seed"],
+                    options=json.loads(game["options"]),
+                    turn_timer=game["turn_timer"],
+                    lobby_message_id=game["lobby_message_id"],
+                    table_message_id=game["table_message_id"],
+                    table_round=game["table_round"],
+                    updated_at=game["updated_at"],
+                    seats=seats,
+                    actions=actions,
+                )
+            )
+        return records
+
+    async def actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
+        async with self._db.execute(
+            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY idx", (game_id,)
+        ) as cur:
+            return [(row["seat"], json.loads(row["action"])) for row in await cur.fetchall()]
+
+    # -- finished games, statistics and ratings --------------------------------------------
+
+    async def ratings(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
+        """The stored (mu, sigma) of those players who have a rating on this server."""
+        marks = ",".join("?" * len(user_ids))
+        async with self._db.execute(
+            f"SELECT user_id, mu, sigma FROM player_stats WHERE guild_id = ? AND user_id IN ({marks})"
+            " AND mu IS NOT NULL",
+            (guild_id, *user_ids),
+        ) as cursor:
+            return {row["user_id"]: (row["mu"], row["sigma"]) for row in await cursor.fetchall()}
+
+    async def record_finished(
+        self,
+        game_id: str,
+        guild_id: int,
+        seats: Sequence[FinalSeat],
+        new_ratings: dict[int, tuple[float, float]] | None,
+    ) -> None:
+        """Store a finished game and fold it into the players' statistics, in one transaction."""
+        db = self._db
+        now = time.time()
+        try:
+            await db.execute("UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
+            await db.executemany(
+                "INSERT INTO results (game_id, seat, user_id, score, place, won) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.score, s.place, s.won) for s in seats],
+            )
+            await db.executemany(
+                "INSERT INTO round_results (game_id, round, seat, bid, tricks, points) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, r, s.seat, bid, won, pts) for s in seats for r, bid, won, pts in s.rounds],
+            )
+            for s in seats:
+                exact = sum(1 for _, bid, won, _ in s.rounds if bid == won)
+                over = sum(1 for _, bid, won, _ in s.rounds if won > bid)
+                under = sum(1 for _, bid, won, _ in s.rounds if won < bid)
+                mu, sigma = (new_ratings or {}).get(s.user_id, (None, None))
+                await db.execute(
+                    """
+                    INSERT INTO player_stats (guild_id, user_id, name, games, wins, total_score, best_score,
+                                              rounds, exact, over, under, mu, sigma, rating)
+                    VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (guild_id, user_id) DO UPDATE SET
+                        name = excluded.name,
+                        games = games + 1,
+                        wins = wins + excluded.wins,
+                        total_score = total_score + excluded.total_score,
+                        best_score = max(coalesce(best_score, excluded.best_score), excluded.best_score),
+                        rounds = rounds + excluded.rounds,
+                        exact = exact + excluded.exact,
+                        over = over + excluded.over,
+                        under = under + excluded.under,
+                        mu = coalesce(excluded.mu, mu),
+                        sigma = coalesce(excluded.sigma, sigma),
+                        rating = coalesce(excluded.rating, rating)
+                    """,
+                    (
+                        guild_id,
+                        s.user_id,
+                        s.name,
+                        int(s.won),
+                        s.score,
+                        s.score,
+                        len(s.rounds),
+                        exact,
+                        over,
+                        under,
+                        mu,
+                        sigma,
+                        None if mu is None or sigma is None else mu - 3 * sigma,
+                    ),
+                )
+                await db.execute(
+                    "UPDATE player_stats SET avg_score = 1.0 * total_score / games,"
+                    " exact_rate = CASE WHEN rounds > 0 THEN 1.0 * exact / rounds ELSE 0 END"
+                    " WHERE guild_id = ? AND user_id = ?",
+                    (guild_id, s.user_id),
+                )
+                await db.executemany(
+                    """
+                    INSERT INTO player_hand_sizes (guild_id, user_id, hand_size, rounds, exact) VALUES (?, ?, ?, 1, ?)
+                    ON CONFLICT (guild_id, user_id, hand_size) DO UPDATE SET
+                        rounds = rounds + 1, exact = exact + excluded.exact
+                    """,
+                    [(guild_id, s.user_id, r, int(bid == won)) for r, bid, won, _ in s.rounds],
+                )
+            await db.commit()
+        except BaseException:
+            await db.rollback()
+            raise
+
+    async def leaderboard(self, guild_id: int, sort: Sort, offset: int, limit: int) -> list[Standing]:
+        """One page of a server's leaderboard; equal values share a rank."""
+        column = sort.value
+        where = "guild_id = ?" + (" AND rating IS NOT NULL" if sort is Sort.RATING else "")
+        async with self._db.execute(
+            f"SELECT {_STANDING_COLUMNS} FROM player_stats WHERE {where}"
+            f" ORDER BY {column} DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, limit, offset),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        standings = []
+        for row in rows:
+            standings.append(_standing(await self._rank(guild_id, sort, row[column]), row))
+        return standings
+
+    async def _rank(self, guild_id: int, sort: Sort, value: float) -> int:
+        async with self._db.execute(
+            f"SELECT 1 + count(*) FROM player_stats WHERE guild_id = ? AND {sort.value} > ?", (guild_id, value)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 1
+
+    async def standing(self, guild_id: int, user_id: int, sort: Sort) -> Standing | None:
+        """A player's own place on the leaderboard, wherever it is."""
+        async with self._db.execute(
+            f"SELECT {_STANDING_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None or row[sort.value] is None:
+            return None
+        return _standing(await self._rank(guild_id, sort, row[sort.value]), row)
+
+    async def ranked_players(self, guild_id: int, sort: Sort) -> int:
+        where = "guild_id = ?" + (" AND rating IS NOT NULL" if sort is Sort.RATING else "")
+        async with self._db.execute(f"SELECT count(*) FROM player_stats WHERE {where}", (guild_id,)) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        db = self._db
+        async with db.execute(
+            "SELECT * FROM player_stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        async with db.execute(
+            "SELECT hand_size, rounds, exact FROM player_hand_sizes WHERE guild_id = ? AND user_id = ?"
+            " ORDER BY hand_size",
+            (guild_id, user_id),
+        ) as cursor:
+            sizes = tuple((r["hand_size"], r["rounds"], r["exact"]) for r in await cursor.fetchall())
+        return PlayerStats(
+            user_id=user_id,
+            name=row["name"],
+            games=row["games"],
+            wins=row["wins"],
+            avg_score=row["avg_score"],
+            best_score=row["best_score"],
+            rounds=row["rounds"],
+            exact=row["exact"],
+            over=row["over"],
+            under=row["under"],
+            rating=row["rating"],
+            by_hand_size=sizes,
+        )
