@@ -444,9 +444,15 @@ class Repository:
             (guild_id, limit, offset),
         ) as cursor:
             rows = await cursor.fetchall()
-        standings = []
-        for row in rows:
-            standings.append(_standing(await self._rank(guild_id, sort, row[column]), row))
+        standings: list[Standing] = []
+        for position, row in enumerate(rows, start=offset + 1):
+            if not standings:
+                rank = await self._rank(guild_id, sort, row[column])
+            elif row[column] == rows[position - offset - 2][column]:
+                rank = standings[-1].rank  # a tie shares the rank
+            else:
+                rank = position
+            standings.append(_standing(rank, row))
         return standings
 
     async def _rank(self, guild_id: int, sort: Sort, value: float) -> int:

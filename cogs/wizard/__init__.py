@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ._buttons import WizardButton
 from ._cog import WizardCog
+from ._stats import StatsCog
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
 async def setup(bot: WizardBot) -> None:
     bot.add_dynamic_items(WizardButton)
     await bot.add_cog(WizardCog(bot))
+    await bot.add_cog(StatsCog(bot))
 
 
 async def teardown(bot: WizardBot) -> None:

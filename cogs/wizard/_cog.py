@@ -16,6 +16,7 @@ from bot.manager import DEFAULT_TURN_TIMER, GameRefused, Lobby, Player, Refusal,
 from . import _ids, _render
 from ._errors import explain
 from ._presenter import Presenter
+from ._stats import StatsCog
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -166,6 +167,10 @@ class WizardCog(commands.Cog, name="Wizard"):
                 await self._lobby_click(interaction, button)
             elif isinstance(button, _ids.HandId):
                 await self._show_hand(interaction, button.game)
+            elif isinstance(button, _ids.BoardId):
+                stats: StatsCog | None = self.bot.get_cog("Stats")  # type: ignore[assignment]
+                if stats is not None:
+                    await stats.on_page(interaction, button)
             else:
                 await self._action_click(interaction, button)
         except (GameRefused, RuleError) as error:

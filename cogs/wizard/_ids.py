@@ -5,6 +5,7 @@
     wz:bid:<game>:<round>:<trick>:<tricks>     a bid
     wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4)
     wz:trump:<game>:<round>:<trick>:<suit>     the dealer's trump choice (S, H, D, C)
+    wz:board:<sort>:<page>                     a page of /leaderboard (sort: rating, wins, ...)
 
 <game> is the game's id. <round> and <trick> are the round and the number of finished tricks
 when the button was drawn: a click whose pair is no longer current is stale and refused. An id
@@ -26,6 +27,7 @@ _GAME = r"[0-9a-f]{1,16}"
 _NUMBER = r"0|[1-9][0-9]{0,2}"
 _LOBBY = re.compile(rf"lobby:(?P<game>{_GAME}):(?P<op>{'|'.join(LOBBY_OPS)})")
 _HAND = re.compile(rf"hand:(?P<game>{_GAME})")
+_BOARD = re.compile(rf"board:(?P<sort>[a-z_]{{1,12}}):(?P<page>{_NUMBER})")
 _ACTION = re.compile(
     rf"(?P<kind>bid|play|trump):(?P<game>{_GAME}):(?P<round>{_NUMBER}):(?P<trick>{_NUMBER}):(?P<value>[A-Z0-9]{{1,3}})"
 )
@@ -50,7 +52,13 @@ class ActionId:
     action: Action
 
 
-ButtonId = LobbyId | HandId | ActionId
+@dataclass(frozen=True, slots=True)
+class BoardId:
+    sort: str
+    page: int  # from 0
+
+
+ButtonId = LobbyId | HandId | ActionId | BoardId
 
 
 def build(button: ButtonId) -> str:
@@ -59,6 +67,8 @@ def build(button: ButtonId) -> str:
         custom_id = f"{PREFIX}lobby:{button.game}:{button.op}"
     elif isinstance(button, HandId):
         custom_id = f"{PREFIX}hand:{button.game}"
+    elif isinstance(button, BoardId):
+        custom_id = f"{PREFIX}board:{button.sort}:{button.page}"
     else:
         action = button.action
         if isinstance(action, Bid):
@@ -81,6 +91,8 @@ def parse(custom_id: str) -> ButtonId:
         return LobbyId(match["game"], match["op"])
     if match := _HAND.fullmatch(body):
         return HandId(match["game"])
+    if match := _BOARD.fullmatch(body):
+        return BoardId(match["sort"], int(match["page"]))
     if match := _ACTION.fullmatch(body):
         value = match["value"]
         action: Action

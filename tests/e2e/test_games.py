@@ -32,3 +32,17 @@ async def test_a_whole_game_is_played_by_clicking(world: World, players: int) ->
     final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
     for user, score in zip(recorder.seats, replay.scores, strict=True):
         assert f"**{user.global_name or user.name}** — {score} points" in final.text()
+
+
+async def test_a_finished_game_shows_on_the_leaderboard_and_in_stats(world: World) -> None:
+    recorder = await open_game(world, 3)
+    await recorder.play_to_end()
+    host = world.people[0]
+    board = await (await world.driver.slash(host, world.channel, "leaderboard", options={"sort": "wins"})).wait_response()
+    lines = [line for line in board.text().splitlines() if line[:1].isdigit()]
+    assert len(lines) == 3
+    assert "Alice: #" in board.text()
+    stats = await (await world.driver.slash(host, world.channel, "stats")).wait_response()
+    assert "3 played" not in stats.text()
+    assert "1 played" in stats.text()
+    assert "20 cards:" in stats.text()  # the last round of a 3-player game

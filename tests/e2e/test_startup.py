@@ -3,36 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 from pathlib import Path
 
 import discord
 import pytest
 
+from tests.e2e._process import launch
 from tests.e2e.standin import DiscordStandin
-
-# Points discord.py at the stand-in, then runs the bot's own entry point: the product has no hook.
-LAUNCHER = """
-import sys, yarl, discord.http, discord.gateway
-discord.http.Route.BASE = sys.argv[1]
-discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
-from bot.__main__ import main
-sys.argv = ["python -m bot", *sys.argv[3:]]
-raise SystemExit(main())
-"""
-
-
-async def launch(
-    standin: DiscordStandin, folder: Path, environ: dict[str, str], *args: str
-) -> asyncio.subprocess.Process:
-    env = {key: value for key, value in os.environ.items() if key not in {"DISCORD_TOKEN", "DEV_GUILD_ID"}}
-    env |= {"PYTHONPATH": os.getcwd(), "DATABASE_PATH": str(folder / "wizard.db")} | environ
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", LAUNCHER, standin.base_url, standin.ws_url, *args,
-        cwd=folder, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
 
 
 async def test_a_rejected_token_ends_the_process_with_one_line_and_status_2(tmp_path: Path) -> None:

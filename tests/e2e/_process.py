@@ -1,0 +1,34 @@
+"""The bot as a separate process, as an admin runs it, pointed at the stand-in from outside."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import IO
+
+from tests.e2e.standin import DiscordStandin
+
+# Points discord.py at the stand-in, then runs the bot's own entry point: the product has no hook.
+LAUNCHER = """
+import sys, yarl, discord.http, discord.gateway
+discord.http.Route.BASE = sys.argv[1]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
+from bot.__main__ import main
+sys.argv = ["python -m bot", *sys.argv[3:]]
+raise SystemExit(main())
+"""
+
+
+async def launch(
+    standin: DiscordStandin, folder: Path, environ: dict[str, str], *args: str, log: IO[bytes] | None = None
+) -> asyncio.subprocess.Process:
+    """Start `python -m bot` in `folder` (its database is there); its stderr goes to `log`, or a pipe."""
+    env = {key: value for key, value in os.environ.items() if key not in {"DISCORD_TOKEN", "DEV_GUILD_ID"}}
+    env |= {"PYTHONPATH": os.getcwd(), "DATABASE_PATH": str(folder / "wizard.db")} | environ
+    output: IO[bytes] | int = log if log is not None else asyncio.subprocess.PIPE
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-c", LAUNCHER, standin.base_url, standin.ws_url, *args,
+        cwd=folder, env=env, stdout=output, stderr=output,
+    )  # fmt: skip

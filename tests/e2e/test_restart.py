@@ -1,0 +1,134 @@
+"""Nothing lost: the bot process is killed (SIGKILL) at random moments of a game and started again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.engine import Action, Game, Options, action_from_json
+from cogs.wizard import _ids
+from tests.e2e._play import action_buttons
+from tests.e2e._process import launch
+from tests.e2e.standin import DiscordStandin, Driver, StoredMessage, User
+
+PLAYERS = 3
+KILLS = 8  # spread over the game's 270 moves
+
+
+class Bot:
+    """The bot process, started again after each kill, against one stand-in and one database."""
+
+    def __init__(self, standin: DiscordStandin, folder: Path, guild_id: int) -> None:
+        self.standin = standin
+        self.folder = folder
+        self.environ = {"DISCORD_TOKEN": standin.token, "DEV_GUILD_ID": str(guild_id), "LOG_LEVEL": "WARNING"}
+        self.process: asyncio.subprocess.Process | None = None
+        self.log = (folder / "bot.log").open("ab")
+        self.starts = 0
+
+    async def start(self) -> None:
+        logins = len(self.standin.identify_payloads)
+        self.process = await launch(self.standin, self.folder, self.environ, log=self.log)
+        self.starts += 1
+        await self.standin.wait_for(lambda: len(self.standin.identify_payloads) > logins and self.standin.gateway_ready,
+                                    timeout=60, what="the bot to log in")  # fmt: skip
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        await self.process.wait()
+        await self.standin.wait_for(lambda: not self.standin.gateway_ready, timeout=10, what="the gateway to close")
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+        self.log.close()
+
+
+def stored_game(path: Path) -> tuple[int, list[tuple[int, Action]]]:
+    """The seed and the action log the bot committed."""
+    with sqlite3.connect(path) as db:
+        (seed,) = db.execute("SELECT seed FROM games WHERE status IN ('running', 'finished')").fetchone()
+        rows = db.execute("SELECT seat, action FROM actions ORDER BY idx").fetchall()
+    return seed, [(seat, action_from_json(json.loads(action))) for seat, action in rows]
+
+
+async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    kill_after = set(rng.sample(range(3, 260), KILLS))
+    # Half the kills come the moment a click is sent, before the bot could answer it.
+    unanswered = set(rng.sample(sorted(kill_after), KILLS // 2))
+    async with DiscordStandin() as standin:
+        guild = standin.create_guild("Wizard Guild")
+        channel = standin.create_text_channel(guild, "wizard")
+        people = [standin.create_user(name) for name in ("alice", "bob", "carol")]
+        for person in people:
+            standin.add_member(guild, person)
+        driver = Driver(standin)
+        bot = Bot(standin, tmp_path, guild.id)
+        try:
+            await bot.start()
+            lobby = await (await driver.slash(people[0], channel, "wizard start")).wait_response()
+            for person in people[1:]:
+                await (await driver.click(person, lobby, "Join")).wait_acked(3)
+            await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
+
+            def whose_turn() -> tuple[User, StoredMessage] | None:
+                for user in people:
+                    hands = [m for m in driver.dm_view(user) if "Your hand" in m.text()]
+                    if hands and action_buttons(hands[-1]):
+                        return user, hands[-1]
+                return None
+
+            def finished() -> bool:
+                return any("Final standings" in m.text() for m in driver.channel_view(channel))
+
+            accepted: list[tuple[int, Action]] = []  # moves the bot confirmed
+            unconfirmed: list[tuple[int, Action]] = []  # moves sent just before a kill
+            clicks = 0
+            while not finished():
+                found = await standin.wait_for(lambda: whose_turn() or finished(), timeout=30, what="a move")
+                if found is True:
+                    break
+                user, message = found
+                custom_id = str(rng.choice(action_buttons(message))["custom_id"])
+                button = _ids.parse(custom_id)
+                assert isinstance(button, _ids.ActionId)
+                move = (people.index(user), button.action)
+                record = await driver.click(user, message, custom_id)
+                clicks += 1
+                if clicks in unanswered:
+                    unconfirmed.append(move)
+                    await bot.kill()
+                    await bot.start()
+                    continue
+                await record.wait_acked(10)
+                if record.callback_types[0] == 7:  # the hand message was updated: the move was taken
+                    accepted.append(move)
+                if clicks in kill_after:
+                    await bot.kill()
+                    await bot.start()
+        finally:
+            await bot.stop()
+
+    seed, log = stored_game(tmp_path / "wizard.db")
+    replay = Game.replay(PLAYERS, seed, Options(), log)
+    assert replay.is_over
+    # Every confirmed move is in the log, in order, once; anything else in it is a move sent
+    # just before a kill (the bot committed it, but died before it could answer).
+    confirmed = iter(accepted)
+    expected = next(confirmed, None)
+    for move in log:
+        if move == expected:
+            expected = next(confirmed, None)
+        else:
+            unconfirmed.remove(move)
+    assert expected is None
+    final = next(m for m in driver.channel_view(channel) if "Final standings" in m.text())
+    for person, score in zip(people, replay.scores, strict=True):
+        assert f"**{person.global_name or person.name}** — {score} points" in final.text()
+    assert bot.starts == KILLS + 1
