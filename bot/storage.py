@@ -443,15 +443,17 @@ class Repository:
             f" ORDER BY {column} DESC, user_id LIMIT ? OFFSET ?",
             (guild_id, limit, offset),
         ) as cursor:
-            rows = await cursor.fetchall()
+            rows = list(await cursor.fetchall())
         standings: list[Standing] = []
+        previous: Any = None
         for position, row in enumerate(rows, start=offset + 1):
             if not standings:
                 rank = await self._rank(guild_id, sort, row[column])
-            elif row[column] == rows[position - offset - 2][column]:
+            elif row[column] == previous:
                 rank = standings[-1].rank  # a tie shares the rank
             else:
                 rank = position
+            previous = row[column]
             standings.append(_standing(rank, row))
         return standings
 
