@@ -183,8 +183,15 @@ class GameManager:
             try:
                 if record.status == "lobby":
                     self._restore_lobby(record)
+                    continue
+                table = self._restore_table(record)
+                if table.game.is_over:
+                    # The last action was stored but the result was not (by an older version):
+                    # record it now, so the channel is free again.
+                    await self._record_finished(table, table.game)
+                    self._finish(table)
                 else:
-                    tables.append(self._restore_table(record))
+                    tables.append(table)
             except Exception:
                 log.exception("could not restore game %s; it is left as it was", record.id)
         log.info("restored %d lobbies and %d games", len(self._lobbies), len(tables))
@@ -348,8 +355,8 @@ class GameManager:
                 raise GameRefused(Refusal.NOT_IN_GAME)
             players = [player for player in lobby.players if player.user_id != user_id]
             if not players:
-                lobby.players = players
                 await self._close_lobby(lobby, "empty")
+                lobby.players = players
                 return lobby
             host = players[0].user_id if lobby.host_id == user_id else lobby.host_id
             await self._store_lobby(lobby, host, players)
@@ -471,10 +478,13 @@ class GameManager:
             game = table.game.copy()
             applied = game.apply(action, by=seat)
             if self.repository is not None:
-                await self.repository.append_action(table.id, len(game.log) - 1, seat, action_to_json(applied.action))
+                last = (len(game.log) - 1, seat, action_to_json(applied.action))
+                if applied.game_over:
+                    await self._record_finished(table, game, last)
+                else:
+                    await self.repository.append_action(table.id, *last)
             table.game = game
             if applied.game_over:
-                await self._record_finished(table)
                 self._finish(table)
             self._emit(ActionApplied(table, applied))
             return applied
@@ -495,11 +505,12 @@ class GameManager:
         self._emit(GameStopped(table, user_id))
         return table
 
-    async def _record_finished(self, table: Table) -> None:
-        """Store the result and update the players' statistics and ratings."""
+    async def _record_finished(
+        self, table: Table, game: Game, last_action: tuple[int, int, dict[str, Any]] | None = None
+    ) -> None:
+        """Store the result of `game` and update the players' statistics and ratings."""
         if self.repository is None:
             return
-        game = table.game
         places = placings(game.scores)
         user_ids = [player.user_id for player in table.players]
         previous = await self.repository.ratings(table.guild_id, user_ids)
@@ -517,7 +528,7 @@ class GameManager:
             )
             for seat, player in enumerate(table.players)
         ]
-        await self.repository.record_finished(table.id, table.guild_id, seats, new_ratings)
+        await self.repository.record_finished(table.id, table.guild_id, seats, new_ratings, last_action)
 
     def _finish(self, table: Table) -> None:
         self._tables.pop(table.id, None)

@@ -161,10 +161,6 @@ class Repository:
         try:
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA journal_mode = WAL")
-            # In WAL mode NORMAL keeps every commit through a crash of the bot; only a power cut
-            # can lose the last moments.
-            await db.execute("PRAGMA synchronous = NORMAL")
             async with db.execute("PRAGMA quick_check") as cursor:
                 check = [row[0] for row in await cursor.fetchall()]
             async with db.execute("PRAGMA user_version") as cursor:
@@ -183,6 +179,11 @@ class Repository:
                 f"the database {path} is from a newer version of the bot (schema {version}, this one knows "
                 f"{len(known)}); update the bot or use a backup"
             )
+        # Only now that the file is known to be ours and sound: switching the journal rewrites its header.
+        await db.execute("PRAGMA journal_mode = WAL")
+        # In WAL mode NORMAL keeps every commit through a crash of the bot; only a power cut can
+        # lose the last moments.
+        await db.execute("PRAGMA synchronous = NORMAL")
         for number, name, sql in known[version:]:
             log.info("applying migration %s", name)
             try:
@@ -361,11 +362,22 @@ class Repository:
         guild_id: int,
         seats: Sequence[FinalSeat],
         new_ratings: dict[int, tuple[float, float]] | None,
+        last_action: tuple[int, int, dict[str, Any]] | None = None,
     ) -> None:
-        """Store a finished game and fold it into the players' statistics, in one transaction."""
+        """Store a finished game and fold it into the players' statistics, in one transaction.
+
+        `last_action` (index, seat, action JSON), the action that ended the game, is recorded in
+        the same transaction, so a game is never left with all its actions but no result.
+        """
         db = self._db
         now = time.time()
         try:
+            if last_action is not None:
+                index, seat, action = last_action
+                await db.execute(
+                    "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
+                    (game_id, index, seat, json.dumps(action)),
+                )
             await db.execute("UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
             await db.executemany(
                 "INSERT INTO results (game_id, seat, user_id, score, place, won) VALUES (?, ?, ?, ?, ?, ?)",

@@ -1,0 +1,31 @@
+"""Fixtures for the storage tests: a database file in the test's own directory, and the repository on it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Repository
+
+from .support import Site
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "wizard.db"
+
+
+@pytest.fixture
+async def repository(db_path: Path) -> AsyncIterator[Repository]:
+    opened = await Repository.open(db_path)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def site(db_path: Path) -> AsyncIterator[Site]:
+    made = Site(db_path)
+    yield made
+    await made.shut_down()
