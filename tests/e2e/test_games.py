@@ -38,7 +38,9 @@ async def test_a_finished_game_shows_on_the_leaderboard_and_in_stats(world: Worl
     recorder = await open_game(world, 3)
     await recorder.play_to_end()
     host = world.people[0]
-    board = await (await world.driver.slash(host, world.channel, "leaderboard", options={"sort": "wins"})).wait_response()
+    board = await (
+        await world.driver.slash(host, world.channel, "leaderboard", options={"sort": "wins"})
+    ).wait_response()
     lines = [line for line in board.text().splitlines() if line[:1].isdigit()]
     assert len(lines) == 3
     assert "Alice: #" in board.text()
