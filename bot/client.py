@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .i18n import t
+from .i18n import CatalogTranslator, t
 from .manager import GameManager
 from .settings import Settings
 from .storage import Repository
@@ -53,6 +53,8 @@ class WizardBot(commands.Bot):
         self.repository: Repository | None = None
 
     async def setup_hook(self) -> None:
+        # Command descriptions and choices in every language of bot/locales, sent with each sync.
+        await self.tree.set_translator(CatalogTranslator())
         # A damaged or newer database stops the bot here (StorageError) instead of being overwritten.
         self.repository = await Repository.open(self.settings.database_path)
         for extension in EXTENSIONS:

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import escape_markdown
 
-from bot.i18n import t, tn
+from bot.i18n import command_text, t, tn
 from bot.storage import PlayerStats, Repository, Sort, Standing
 
 from . import _ids
@@ -25,7 +25,12 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 PAGE_SIZE = 10
 
-SORTS = [app_commands.Choice(name=sort.value.replace("_", " "), value=sort.value) for sort in Sort]
+SORTS = [app_commands.Choice(name=command_text(f"board.sort.{sort.value}"), value=sort.value) for sort in Sort]
+
+
+def _public_locale(interaction: Interaction) -> str:
+    """Leaderboards and statistics are posted in the channel, so they are in the server's language."""
+    return str(interaction.guild_locale or interaction.locale)
 
 
 def _value(locale: str, sort: Sort, standing: Standing) -> str:
@@ -145,28 +150,28 @@ class StatsCog(commands.Cog, name="Stats"):
         assert self.bot.repository is not None
         return self.bot.repository
 
-    @app_commands.command(name="leaderboard")
+    @app_commands.command(name="leaderboard", description=command_text("command.leaderboard"))
     @app_commands.guild_only()
-    @app_commands.describe(sort="What to rank players by")
+    @app_commands.describe(sort=command_text("command.leaderboard.sort"))
     @app_commands.choices(sort=SORTS)
     async def leaderboard(self, interaction: Interaction, sort: app_commands.Choice[str] | None = None) -> None:
         """Show this server's best Wizard players."""
         assert interaction.guild is not None
         order = Sort(sort.value) if sort is not None else Sort.RATING
         embed, view = await leaderboard_message(
-            self.repository, interaction.guild, interaction.user, order, 0, str(interaction.locale)
+            self.repository, interaction.guild, interaction.user, order, 0, _public_locale(interaction)
         )
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
-    @app_commands.command(name="stats")
+    @app_commands.command(name="stats", description=command_text("command.stats"))
     @app_commands.guild_only()
-    @app_commands.describe(player="Whose statistics to show (you, if left out)")
+    @app_commands.describe(player=command_text("command.stats.player"))
     async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
         """Show a player's Wizard statistics on this server."""
         assert interaction.guild_id is not None
         who = player or interaction.user
         found = await self.repository.player_stats(interaction.guild_id, who.id)
-        await interaction.response.send_message(embed=stats_embed(found, who.display_name, str(interaction.locale)))
+        await interaction.response.send_message(embed=stats_embed(found, who.display_name, _public_locale(interaction)))
 
     async def on_page(self, interaction: Interaction, button: _ids.BoardId) -> None:
         """A leaderboard page button: show that page in the same message."""
@@ -177,6 +182,6 @@ class StatsCog(commands.Cog, name="Stats"):
             await interaction.response.send_message(t(str(interaction.locale), "error.broken_button"), ephemeral=True)
             return
         embed, view = await leaderboard_message(
-            self.repository, interaction.guild, interaction.user, sort, button.page, str(interaction.locale)
+            self.repository, interaction.guild, interaction.user, sort, button.page, _public_locale(interaction)
         )
         await interaction.response.edit_message(embed=embed, view=view)
