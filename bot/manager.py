@@ -12,17 +12,25 @@ import enum
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ratings
+from . import ai, ratings
 from .engine import Action, Applied, Game, Observation, Options, RuleError, action_from_json, action_to_json, rules
 from .storage import FinalSeat, GameRecord, Repository, SeatRecord
 
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE_SECONDS = 15 * 60
+# How long a computer move waits, so people can follow it on the table.
+COMPUTER_PACE_SECONDS = 1.5
+# Turns in a row that may run out of time before the computer keeps the seat.
+MISSES_BEFORE_AWAY = 2
+# How long a game whose people are all away waits for one of them before it ends itself.
+ABANDON_SECONDS = 10 * 60
+# The level that plays for a person whose time ran out or who is away.
+STAND_IN_LEVEL = "normal"
 DEFAULT_TURN_TIMER = 5 * 60
 MIN_TURN_TIMER = 30
 MAX_TURN_TIMER = 24 * 60 * 60
@@ -43,6 +51,8 @@ class Refusal(enum.Enum):
     STALE = "stale"
     NOT_ALLOWED = "not_allowed"
     BAD_TIMER = "bad_timer"
+    NO_COMPUTER = "no_computer"
+    NOT_AWAY = "not_away"
 
 
 class GameRefused(Exception):
@@ -56,10 +66,18 @@ class GameRefused(Exception):
 
 @dataclass(slots=True)
 class Player:
-    """A person at the table: their Discord user id and the name shown for them."""
+    """Someone at the table: a person (their Discord user id) or a computer player.
+
+    Computer players have negative ids, unique in their game, and the level they play at.
+    """
 
     user_id: int
     name: str
+    computer: str | None = None  # "easy", "normal" or "hard"; None for a person
+
+    @property
+    def is_person(self) -> bool:
+        return self.computer is None
 
 
 @dataclass(slots=True)
@@ -71,7 +89,7 @@ class Lobby:
     channel_id: int
     host_id: int
     options: Options
-    turn_timer: int
+    turn_timer: float
     players: list[Player]
     message_id: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
@@ -89,7 +107,7 @@ class Table:
     guild_id: int
     channel_id: int
     host_id: int
-    turn_timer: int
+    turn_timer: float
     players: list[Player]  # by seat
     game: Game
     table_message_id: int | None = None
@@ -99,6 +117,19 @@ class Table:
     dm_closed: set[int] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     stopped: bool = False
+    # When the person to move runs out of time (seconds since the epoch); None on a computer's turn.
+    turn_deadline: float | None = None
+    missed: dict[int, int] = field(default_factory=dict)  # user id -> turns in a row that ran out
+    away: set[int] = field(default_factory=set)  # people whose seat the computer keeps for now
+    # The last move the computer made for someone: (seat, "timeout" or "away"), for the table.
+    stand_in: tuple[int, str] | None = None
+    _brains: dict[tuple[int, str], ai.Player] = field(default_factory=dict, repr=False)
+    _timers: list[asyncio.TimerHandle] = field(default_factory=list, repr=False)
+
+    def plays_itself(self, seat: int) -> bool:
+        """Whether the computer makes this seat's moves now: a computer player, or a person away."""
+        player = self.players[seat]
+        return not player.is_person or player.user_id in self.away
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, player in enumerate(self.players):
@@ -134,21 +165,45 @@ class GameStarted:
 
 @dataclass(frozen=True, slots=True)
 class ActionApplied:
-    """An action was accepted; `applied` says which trick, round or game it completed."""
+    """An action was accepted; `applied` says which trick, round or game it completed.
+
+    `by` is who decided it: "player", "computer" (a computer player), "timeout" (the computer,
+    because the person's time ran out) or "away" (the computer, for a person who is away).
+    """
 
     table: Table
     applied: Applied
+    by: str = "player"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReminder:
+    """Half of a person's time for a move has passed."""
+
+    table: Table
+    seat: int
+    left: float  # seconds
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceChanged:
+    """A person was marked away (the computer keeps the seat) or said they are back."""
+
+    table: Table
+    seat: int
+    away: bool
 
 
 @dataclass(frozen=True, slots=True)
 class GameStopped:
-    """A game was ended before its last round by the host or a moderator."""
+    """A game was ended before its last round: by the host or a moderator, or because everyone left."""
 
     table: Table
-    by_user_id: int
+    by_user_id: int | None  # None when the game ended itself
+    reason: str = "stopped"  # or "abandoned": every person was away too long
 
 
-Event = LobbyClosed | GameStarted | ActionApplied | GameStopped
+Event = LobbyClosed | GameStarted | ActionApplied | GameStopped | TurnReminder | PresenceChanged
 Listener = Callable[[Event], None]
 
 
@@ -161,6 +216,9 @@ class GameManager:
         *,
         lobby_idle_seconds: float = LOBBY_IDLE_SECONDS,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        computer_pace: float = COMPUTER_PACE_SECONDS,
+        abandon_seconds: float = ABANDON_SECONDS,
+        turn_timer_range: tuple[float, float] = (MIN_TURN_TIMER, MAX_TURN_TIMER),
     ) -> None:
         # Without a repository nothing survives a restart: for tests of the game logic alone.
         self.repository = repository
@@ -170,6 +228,9 @@ class GameManager:
         self._listeners: list[Listener] = []
         self._lobby_idle_seconds = lobby_idle_seconds
         self._seed_source = seed_source
+        self._computer_pace = computer_pace
+        self._abandon_seconds = abandon_seconds
+        self._turn_timer_range = turn_timer_range
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def load(self, repository: Repository) -> list[Table]:
@@ -192,13 +253,15 @@ class GameManager:
                     self._finish(table)
                 else:
                     tables.append(table)
+                    # Timers go on from the stored deadline; a computer's turn is played now.
+                    self._schedule(table)
             except Exception:
                 log.exception("could not restore game %s; it is left as it was", record.id)
         log.info("restored %d lobbies and %d games", len(self._lobbies), len(tables))
         return tables
 
     def _restore_lobby(self, record: GameRecord) -> None:
-        players = [Player(seat.user_id, seat.name) for seat in record.seats]
+        players = [Player(seat.user_id, seat.name, seat.computer) for seat in record.seats]
         lobby = Lobby(
             record.id,
             record.guild_id,
@@ -224,12 +287,17 @@ class GameManager:
             record.channel_id,
             record.host_id,
             record.turn_timer,
-            [Player(seat.user_id, seat.name) for seat in record.seats],
+            [Player(seat.user_id, seat.name, seat.computer) for seat in record.seats],
             game,
             table_message_id=record.table_message_id,
             table_round=record.table_round,
+            turn_deadline=record.turn_deadline,
         )
         for seat in record.seats:
+            if seat.missed:
+                table.missed[seat.user_id] = seat.missed
+            if seat.away:
+                table.away.add(seat.user_id)
             if seat.dm_closed:
                 table.dm_closed.add(seat.user_id)
             elif seat.dm_channel_id and seat.hand_message_id and seat.hand_round:
@@ -302,15 +370,28 @@ class GameManager:
     # -- lobbies ---------------------------------------------------------------------------
 
     async def open_lobby(
-        self, guild_id: int, channel_id: int, host: Player, options: Options, turn_timer: int = DEFAULT_TURN_TIMER
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: Player,
+        options: Options,
+        turn_timer: float = DEFAULT_TURN_TIMER,
+        computers: Sequence[str] = (),
     ) -> Lobby:
-        """Open a lobby in a channel with the host seated; refused if the channel has a game."""
+        """Open a lobby in a channel with the host seated, and computer players of the given levels.
+
+        Refused if the channel has a game already.
+        """
         existing = self.in_channel(channel_id)
         if existing is not None:
             raise GameRefused(Refusal.CHANNEL_BUSY, game=existing)
-        if not MIN_TURN_TIMER <= turn_timer <= MAX_TURN_TIMER:
-            raise GameRefused(Refusal.BAD_TIMER, low=MIN_TURN_TIMER, high=MAX_TURN_TIMER)
-        lobby = Lobby(self._new_id(), guild_id, channel_id, host.user_id, options, turn_timer, [host])
+        low, high = self._turn_timer_range
+        if not low <= turn_timer <= high:
+            raise GameRefused(Refusal.BAD_TIMER, low=low, high=high)
+        if len(computers) > rules.MAX_PLAYERS - 1:
+            raise GameRefused(Refusal.LOBBY_FULL, most=rules.MAX_PLAYERS)
+        seated = [host, *(computer_player(-(index + 1), level) for index, level in enumerate(computers))]
+        lobby = Lobby(self._new_id(), guild_id, channel_id, host.user_id, options, turn_timer, seated)
         # Claim the channel before the first await, so a second /wizard start there is refused.
         self._lobbies[lobby.id] = lobby
         self._by_channel[channel_id] = lobby.id
@@ -354,12 +435,43 @@ class GameManager:
             if not lobby.has(user_id):
                 raise GameRefused(Refusal.NOT_IN_GAME)
             players = [player for player in lobby.players if player.user_id != user_id]
-            if not players:
+            people = [player for player in players if player.is_person]
+            if not people:
+                # Computer players do not keep a lobby open on their own.
                 await self._close_lobby(lobby, "empty")
                 lobby.players = players
                 return lobby
-            host = players[0].user_id if lobby.host_id == user_id else lobby.host_id
+            host = people[0].user_id if lobby.host_id == user_id else lobby.host_id
             await self._store_lobby(lobby, host, players)
+        self._touch(lobby)
+        return lobby
+
+    async def add_computer(self, lobby_id: str, user_id: int, level: str) -> Lobby:
+        """The host seats a computer player of `level` ("easy", "normal" or "hard")."""
+        lobby = self.lobby(lobby_id)
+        async with lobby.lock:
+            self._check_open(lobby)
+            if user_id != lobby.host_id:
+                raise GameRefused(Refusal.NOT_HOST)
+            if len(lobby.players) >= rules.MAX_PLAYERS:
+                raise GameRefused(Refusal.LOBBY_FULL, most=rules.MAX_PLAYERS)
+            free_id = min([-1, *(player.user_id - 1 for player in lobby.players if not player.is_person)])
+            await self._store_lobby(lobby, lobby.host_id, [*lobby.players, computer_player(free_id, level)])
+        self._touch(lobby)
+        return lobby
+
+    async def remove_computer(self, lobby_id: str, user_id: int) -> Lobby:
+        """The host takes out the computer player who joined last."""
+        lobby = self.lobby(lobby_id)
+        async with lobby.lock:
+            self._check_open(lobby)
+            if user_id != lobby.host_id:
+                raise GameRefused(Refusal.NOT_HOST)
+            computers = [player for player in lobby.players if not player.is_person]
+            if not computers:
+                raise GameRefused(Refusal.NO_COMPUTER)
+            players = [player for player in lobby.players if player is not computers[-1]]
+            await self._store_lobby(lobby, lobby.host_id, players)
         self._touch(lobby)
         return lobby
 
@@ -394,14 +506,15 @@ class GameManager:
             if len(lobby.players) < rules.MIN_PLAYERS:
                 raise GameRefused(Refusal.NOT_ENOUGH_PLAYERS, least=rules.MIN_PLAYERS)
             seed = self._seed_source()
-            if self.repository is not None:
-                await self.repository.start_game(lobby.id, seed)
-            self._cancel_expiry(lobby)
-            del self._lobbies[lobby.id]
             game = Game(len(lobby.players), seed, lobby.options)
             table = Table(
                 lobby.id, lobby.guild_id, lobby.channel_id, lobby.host_id, lobby.turn_timer, lobby.players, game
             )
+            table.turn_deadline = self._next_deadline(table, game, table.away)
+            if self.repository is not None:
+                await self.repository.start_game(lobby.id, seed, table.turn_deadline)
+            self._cancel_expiry(lobby)
+            del self._lobbies[lobby.id]
             self._tables[table.id] = table
         log.info(
             "game %s started in guild %s channel %s with %d players",
@@ -411,6 +524,7 @@ class GameManager:
             len(table.players),
         )
         self._emit(GameStarted(table))
+        self._schedule(table)
         return table
 
     def _touch(self, lobby: Lobby, delay: float | None = None) -> None:
@@ -462,32 +576,176 @@ class GameManager:
 
         A button from an earlier round or trick is refused as stale; the engine refuses
         anything else that is not legal. Concurrent clicks are serialised by the game's lock, so
-        of two identical clicks exactly one is applied.
+        of two identical clicks exactly one is applied. A person who is away and makes their move
+        is back.
         """
         table = self.table(game_id)
         async with table.lock:
             if table.stopped or table.game.is_over:
                 raise GameRefused(Refusal.NO_GAME)
             seat = table.seat_of(user_id)
-            if seat is None:
+            if seat is None or not table.players[seat].is_person:
                 raise GameRefused(Refusal.NOT_IN_GAME)
             if (round, trick) != (table.game.round, table.trick_number):
                 raise GameRefused(Refusal.STALE)
-            # Apply to a copy and record it before the live game changes: if the write fails,
-            # the game is as it was and the player is told to try again.
-            game = table.game.copy()
-            applied = game.apply(action, by=seat)
-            if self.repository is not None:
-                last = (len(game.log) - 1, seat, action_to_json(applied.action))
-                if applied.game_over:
-                    await self._record_finished(table, game, last)
-                else:
-                    await self.repository.append_action(table.id, *last)
-            table.game = game
+            return await self._apply(table, seat, action, "player")
+
+    async def _apply(self, table: Table, seat: int, action: Action, by: str) -> Applied:
+        """Apply and record an action; the caller holds the game's lock.
+
+        The action is applied to a copy and recorded before the live game changes: if the write
+        fails, the game is as it was and the move can be made again.
+        """
+        game = table.game.copy()
+        applied = game.apply(action, by=seat)
+        # A person's own move resets their missed turns; a timeout adds one, and enough of them
+        # in a row hand the seat to the computer until they are back.
+        user = table.players[seat].user_id
+        missed, away = table.missed.get(user, 0), user in table.away
+        if table.players[seat].is_person:
+            if by == "player":
+                missed, away = 0, False
+            elif by == "timeout":
+                missed += 1
+                away = missed >= MISSES_BEFORE_AWAY
+        presence_changed = (missed, away) != (table.missed.get(user, 0), user in table.away)
+        away_now = (table.away | {user}) if away else (table.away - {user})
+        deadline = self._next_deadline(table, game, away_now)
+        if self.repository is not None:
+            if presence_changed:
+                await self.repository.set_presence(table.id, seat, missed, away)
+            last = (len(game.log) - 1, seat, action_to_json(applied.action))
             if applied.game_over:
-                self._finish(table)
-            self._emit(ActionApplied(table, applied))
-            return applied
+                await self._record_finished(table, game, last)
+            else:
+                await self.repository.append_action(table.id, *last, turn_deadline=deadline)
+        table.missed[user] = missed
+        table.away = away_now
+        table.game = game
+        table.turn_deadline = deadline
+        table.stand_in = (seat, by) if by in ("timeout", "away") else None
+        if applied.game_over:
+            self._finish(table)
+        self._emit(ActionApplied(table, applied, by))
+        if presence_changed and (away or by == "player"):
+            self._emit(PresenceChanged(table, seat, away))
+        self._schedule(table)
+        return applied
+
+    async def back(self, game_id: str, user_id: int) -> Table:
+        """A person who was away takes their seat back from the computer."""
+        table = self.table(game_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None or not table.players[seat].is_person:
+                raise GameRefused(Refusal.NOT_IN_GAME)
+            if user_id not in table.away:
+                raise GameRefused(Refusal.NOT_AWAY)
+            deadline = table.turn_deadline
+            if table.game.to_move == seat:
+                deadline = time.time() + table.turn_timer  # their turn now: a full turn's time
+            if self.repository is not None:
+                await self.repository.set_presence(table.id, seat, 0, False)
+                await self.repository.set_turn_deadline(table.id, deadline)
+            table.away.discard(user_id)
+            table.missed[user_id] = 0
+            table.turn_deadline = deadline
+            self._emit(PresenceChanged(table, seat, False))
+            self._schedule(table)
+        return table
+
+    # -- turns that play themselves: computer players, timers, people away ------------------
+
+    def _next_deadline(self, table: Table, game: Game, away: set[int]) -> float | None:
+        """When the turn now starting runs out: None if the computer plays it or the game is over."""
+        seat = game.to_move
+        if seat is None or not table.players[seat].is_person or table.players[seat].user_id in away:
+            return None
+        return time.time() + table.turn_timer
+
+    def _schedule(self, table: Table) -> None:
+        """Set the timers of the turn in progress: a computer's move, or a person's reminder and timeout."""
+        self._cancel_timers(table)
+        game = table.game
+        if table.stopped or game.is_over or game.to_move is None:
+            return
+        loop = asyncio.get_running_loop()
+        key = len(game.log)
+        seat = game.to_move
+        if table.plays_itself(seat):
+            by = "away" if table.players[seat].is_person else "computer"
+            table._timers.append(loop.call_later(self._computer_pace, self._fire, self._auto_move, table, key, by))
+        else:
+            if table.turn_deadline is None:
+                table.turn_deadline = time.time() + table.turn_timer
+            left = table.turn_deadline - time.time()
+            half = table.turn_timer / 2
+            if left > half:
+                table._timers.append(loop.call_later(left - half, self._remind, table, key, seat, half))
+            table._timers.append(loop.call_later(max(left, 0.0), self._fire, self._auto_move, table, key, "timeout"))
+        people = [player for player in table.players if player.is_person]
+        if people and all(player.user_id in table.away for player in people):
+            table._timers.append(loop.call_later(self._abandon_seconds, self._fire, self._abandon, table))
+
+    def _fire(self, work: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
+        """A timer went off: run its work as a task (the coroutine is made only now, so a
+        cancelled timer leaves no coroutine behind that was never awaited)."""
+        self._spawn(work(*args))
+
+    def _cancel_timers(self, table: Table) -> None:
+        for timer in table._timers:
+            timer.cancel()
+        table._timers.clear()
+
+    def _remind(self, table: Table, key: int, seat: int, left: float) -> None:
+        if not table.stopped and len(table.game.log) == key:
+            self._emit(TurnReminder(table, seat, left))
+
+    async def _auto_move(self, table: Table, key: int, by: str) -> None:
+        """The computer's move for the seat to move, if the game has not moved on meanwhile."""
+        if table.stopped or len(table.game.log) != key:
+            return
+        seat = table.game.to_move
+        assert seat is not None
+        observation = table.game.observation(seat)
+        brain = self._brain(table, seat)
+        try:
+            # In a thread: a hard player thinks for up to a quarter of a second.
+            action = await asyncio.to_thread(brain.choose, observation)
+        except Exception:
+            log.exception(
+                "game %s: the computer player of seat %s failed; playing its first legal move", table.id, seat
+            )
+            action = observation.legal[0]
+        async with table.lock:
+            if table.stopped or len(table.game.log) != key:
+                return  # the person moved in time, or the game was stopped
+            try:
+                await self._apply(table, seat, action, by)
+            except Exception:
+                log.exception("game %s: could not make the computer's move; trying again", table.id)
+                self._schedule(table)
+
+    def _brain(self, table: Table, seat: int) -> ai.Player:
+        """The computer player for a seat: its own level, or the stand-in level for a person."""
+        level = table.players[seat].computer or STAND_IN_LEVEL
+        brain = table._brains.get((seat, level))
+        if brain is None:
+            brain = table._brains[(seat, level)] = ai.make_player(level, table.game.seed * 8 + seat)
+        return brain
+
+    async def _abandon(self, table: Table) -> None:
+        """End a game whose people have all been away too long."""
+        async with table.lock:
+            people = [player for player in table.players if player.is_person]
+            if table.stopped or table.game.is_over or not all(p.user_id in table.away for p in people):
+                return
+            if self.repository is not None:
+                await self.repository.stop_game(table.id)
+            table.stopped = True
+            self._finish(table)
+        log.info("game %s ended itself: everyone was away", table.id)
+        self._emit(GameStopped(table, None, "abandoned"))
 
     async def stop(self, game_id: str, user_id: int, *, is_moderator: bool) -> Table:
         """End a game early: its host, or a member who may manage the server."""
@@ -513,8 +771,11 @@ class GameManager:
             return
         places = placings(game.scores)
         user_ids = [player.user_id for player in table.players]
-        previous = await self.repository.ratings(table.guild_id, user_ids)
-        new_ratings = ratings.rate(previous, user_ids, places)
+        new_ratings = None
+        # Games with computer players are recorded, but only games between people change ratings.
+        if all(player.is_person for player in table.players):
+            previous = await self.repository.ratings(table.guild_id, user_ids)
+            new_ratings = ratings.rate(previous, user_ids, places)
         winners = set(game.winners())
         seats = [
             FinalSeat(
@@ -525,12 +786,14 @@ class GameManager:
                 places[seat],
                 seat in winners,
                 tuple((r.round, r.bids[seat], r.tricks[seat], r.points[seat]) for r in game.history),
+                computer=not player.is_person,
             )
             for seat, player in enumerate(table.players)
         ]
         await self.repository.record_finished(table.id, table.guild_id, seats, new_ratings, last_action)
 
     def _finish(self, table: Table) -> None:
+        self._cancel_timers(table)
         self._tables.pop(table.id, None)
         if self._by_channel.get(table.channel_id) == table.id:
             del self._by_channel[table.channel_id]
@@ -575,6 +838,8 @@ class GameManager:
         """Cancel the timers; the bot calls this when it shuts down."""
         for lobby in self._lobbies.values():
             self._cancel_expiry(lobby)
+        for table in self._tables.values():
+            self._cancel_timers(table)
         for task in self._tasks:
             task.cancel()
 
@@ -585,7 +850,16 @@ def placings(scores: list[int]) -> list[int]:
 
 
 def _seats(players: list[Player]) -> list[SeatRecord]:
-    return [SeatRecord(seat, player.user_id, player.name) for seat, player in enumerate(players)]
+    return [
+        SeatRecord(seat, player.user_id, player.name, computer=player.computer) for seat, player in enumerate(players)
+    ]
+
+
+def computer_player(user_id: int, level: str) -> Player:
+    """A computer player of `level`; its shown name is made by the presentation layer."""
+    if level not in {member.value for member in ai.Level}:
+        raise ValueError(f"no computer level {level!r}")
+    return Player(user_id, f"Computer ({level})", level)
 
 
 __all__ = [

@@ -54,6 +54,9 @@ class SeatRecord:
     hand_message_id: int | None = None
     hand_round: int | None = None
     dm_closed: bool = False
+    computer: str | None = None  # the level of a computer player; None for a person
+    missed: int = 0  # turns in a row that ran out of time
+    away: bool = False  # the computer keeps the seat until the player is back
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +70,11 @@ class GameRecord:
     status: str  # "lobby" or "running" for the ones restored
     seed: int | None
     options: dict[str, Any]
-    turn_timer: int
+    turn_timer: float
     lobby_message_id: int | None
     table_message_id: int | None
     table_round: int | None
+    turn_deadline: float | None
     updated_at: float
     seats: tuple[SeatRecord, ...]
     actions: tuple[tuple[int, dict[str, Any]], ...]  # (seat, action JSON) in order
@@ -87,6 +91,7 @@ class FinalSeat:
     place: int
     won: bool
     rounds: tuple[tuple[int, int, int, int], ...]  # (round, bid, tricks, points)
+    computer: bool = False  # computer players have results but no statistics
 
 
 class Sort(enum.Enum):
@@ -210,7 +215,7 @@ class Repository:
         channel_id: int,
         host_id: int,
         options: dict[str, Any],
-        turn_timer: int,
+        turn_timer: float,
         seats: Sequence[SeatRecord],
     ) -> None:
         now = time.time()
@@ -233,10 +238,22 @@ class Repository:
 
     async def _write_seats(self, game_id: str, seats: Iterable[SeatRecord]) -> None:
         await self._db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, dm_channel_id, hand_message_id, hand_round, dm_closed)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, user_id, name, dm_channel_id, hand_message_id, hand_round, dm_closed,"
+            " computer, missed, away) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (game_id, s.seat, s.user_id, s.name, s.dm_channel_id, s.hand_message_id, s.hand_round, s.dm_closed)
+                (
+                    game_id,
+                    s.seat,
+                    s.user_id,
+                    s.name,
+                    s.dm_channel_id,
+                    s.hand_message_id,
+                    s.hand_round,
+                    s.dm_closed,
+                    s.computer,
+                    s.missed,
+                    s.away,
+                )
                 for s in seats
             ],
         )
@@ -251,17 +268,36 @@ class Repository:
         )
         await self._db.commit()
 
-    async def start_game(self, game_id: str, seed: int) -> None:
+    async def start_game(self, game_id: str, seed: int, turn_deadline: float | None = None) -> None:
         await self._db.execute(
-            "UPDATE games SET status = 'running', seed = ?, updated_at = ? WHERE id = ?", (seed, time.time(), game_id)
+            "UPDATE games SET status = 'running', seed = ?, turn_deadline = ?, updated_at = ? WHERE id = ?",
+            (seed, turn_deadline, time.time(), game_id),
         )
         await self._db.commit()
 
-    async def append_action(self, game_id: str, index: int, seat: int, action: dict[str, Any]) -> None:
-        """Record the `index`-th action of a game; it is committed when this returns."""
+    async def append_action(
+        self, game_id: str, index: int, seat: int, action: dict[str, Any], turn_deadline: float | None = None
+    ) -> None:
+        """Record the `index`-th action of a game and when the next turn runs out, in one commit."""
+        try:
+            await self._db.execute(
+                "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
+                (game_id, index, seat, json.dumps(action)),
+            )
+            await self._db.execute("UPDATE games SET turn_deadline = ? WHERE id = ?", (turn_deadline, game_id))
+            await self._db.commit()
+        except BaseException:
+            await self._db.rollback()
+            raise
+
+    async def set_turn_deadline(self, game_id: str, turn_deadline: float | None) -> None:
+        await self._db.execute("UPDATE games SET turn_deadline = ? WHERE id = ?", (turn_deadline, game_id))
+        await self._db.commit()
+
+    async def set_presence(self, game_id: str, seat: int, missed: int, away: bool) -> None:
+        """Store how many turns in a row a player missed, and whether the computer keeps their seat."""
         await self._db.execute(
-            "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
-            (game_id, index, seat, json.dumps(action)),
+            "UPDATE seats SET missed = ?, away = ? WHERE game_id = ? AND seat = ?", (missed, away, game_id, seat)
         )
         await self._db.commit()
 
@@ -311,6 +347,9 @@ class Repository:
                         row["hand_message_id"],
                         row["hand_round"],
                         bool(row["dm_closed"]),
+                        row["computer"],
+                        row["missed"],
+                        bool(row["away"]),
                     )
                     for row in await cur.fetchall()
                 )
@@ -331,6 +370,7 @@ class Repository:
                     lobby_message_id=game["lobby_message_id"],
                     table_message_id=game["table_message_id"],
                     table_round=game["table_round"],
+                    turn_deadline=game["turn_deadline"],
                     updated_at=game["updated_at"],
                     seats=seats,
                     actions=actions,
@@ -388,6 +428,8 @@ class Repository:
                 [(game_id, r, s.seat, bid, won, pts) for s in seats for r, bid, won, pts in s.rounds],
             )
             for s in seats:
+                if s.computer:
+                    continue
                 exact = sum(1 for _, bid, won, _ in s.rounds if bid == won)
                 over = sum(1 for _, bid, won, _ in s.rounds if won > bid)
                 under = sum(1 for _, bid, won, _ in s.rounds if won < bid)

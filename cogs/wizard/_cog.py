@@ -10,8 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import Options, RuleError
-from bot.i18n import t
-from bot.manager import DEFAULT_TURN_TIMER, GameRefused, Lobby, Player, Refusal, Table
+from bot.i18n import command_text, duration_text, t
+from bot.manager import DEFAULT_TURN_TIMER, STAND_IN_LEVEL, GameRefused, Lobby, Player, Refusal, Table
 
 from . import _ids, _render
 from ._errors import explain
@@ -26,15 +26,10 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 
 TURN_TIMERS = [
-    app_commands.Choice(name="30 seconds", value=30),
-    app_commands.Choice(name="1 minute", value=60),
-    app_commands.Choice(name="2 minutes", value=120),
-    app_commands.Choice(name="5 minutes", value=300),
-    app_commands.Choice(name="15 minutes", value=900),
-    app_commands.Choice(name="1 hour", value=3600),
-    app_commands.Choice(name="12 hours", value=43200),
-    app_commands.Choice(name="24 hours", value=86400),
+    app_commands.Choice(name=duration_text(seconds), value=seconds)
+    for seconds in (30, 60, 120, 300, 900, 3600, 43200, 86400)
 ]
+LEVELS = [app_commands.Choice(name=command_text(f"level.{level}"), value=level) for level in ("easy", "normal", "hard")]
 
 
 def _locale(interaction: Interaction) -> str:
@@ -58,7 +53,7 @@ def _message_link(guild_id: int, channel_id: int, message_id: int | None) -> str
 class WizardCog(commands.Cog, name="Wizard"):
     """Wizard games: lobbies, tables, hands."""
 
-    wizard = app_commands.Group(name="wizard", description="Play the card game Wizard", guild_only=True)
+    wizard = app_commands.Group(name="wizard", description=command_text("command.wizard"), guild_only=True)
 
     def __init__(self, bot: WizardBot) -> None:
         self.bot = bot
@@ -78,17 +73,22 @@ class WizardCog(commands.Cog, name="Wizard"):
 
     # -- slash commands --------------------------------------------------------------------
 
-    @wizard.command(name="start")
+    @wizard.command(name="start", description=command_text("command.wizard.start"))
     @app_commands.describe(
-        bids_may_not_add_up="Variant: the bids of a round may not add up to the number of tricks",
-        turn_timer="How long each player has for a move",
+        bids_may_not_add_up=command_text("command.wizard.start.bids_may_not_add_up"),
+        turn_timer=command_text("command.wizard.start.turn_timer"),
+        computer_players=command_text("command.wizard.start.computer_players"),
+        computer_level=command_text("command.wizard.start.computer_level"),
     )
     @app_commands.choices(turn_timer=TURN_TIMERS)
+    @app_commands.choices(computer_level=LEVELS)
     async def start(
         self,
         interaction: Interaction,
         bids_may_not_add_up: bool = False,
         turn_timer: app_commands.Choice[int] | None = None,
+        computer_players: app_commands.Range[int, 0, 5] = 0,
+        computer_level: app_commands.Choice[str] | None = None,
     ) -> None:
         """Open a new game of Wizard in this channel."""
         assert interaction.guild_id is not None
@@ -97,8 +97,14 @@ class WizardCog(commands.Cog, name="Wizard"):
         options = Options(bids_may_not_add_up=bids_may_not_add_up)
         timer = turn_timer.value if turn_timer is not None else DEFAULT_TURN_TIMER
         try:
+            level = computer_level.value if computer_level is not None else STAND_IN_LEVEL
             lobby = await self.manager.open_lobby(
-                interaction.guild_id, interaction.channel_id, _player(interaction.user), options, timer
+                interaction.guild_id,
+                interaction.channel_id,
+                _player(interaction.user),
+                options,
+                timer,
+                computers=[level] * computer_players,
             )
         except GameRefused as error:
             existing = error.details.get("game")
@@ -114,7 +120,7 @@ class WizardCog(commands.Cog, name="Wizard"):
         if response.message_id is not None:
             await self.manager.set_lobby_message(lobby.id, response.message_id)
 
-    @wizard.command(name="stop")
+    @wizard.command(name="stop", description=command_text("command.wizard.stop"))
     async def stop(self, interaction: Interaction) -> None:
         """End the game in this channel (host or server managers)."""
         assert interaction.channel_id is not None
@@ -135,7 +141,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             t(_public_locale(interaction), "table.stopped", name=interaction.user.display_name)
         )
 
-    @wizard.command(name="hand")
+    @wizard.command(name="hand", description=command_text("command.wizard.hand"))
     async def hand(self, interaction: Interaction) -> None:
         """Show your cards and your moves privately (the same as the My hand button)."""
         assert interaction.channel_id is not None
@@ -146,7 +152,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             return
         await self._show_hand(interaction, table.id)
 
-    @wizard.command(name="rules")
+    @wizard.command(name="rules", description=command_text("command.wizard.rules"))
     async def rules(self, interaction: Interaction) -> None:
         """Explain the rules of Wizard in short."""
         locale = _locale(interaction)
@@ -171,6 +177,9 @@ class WizardCog(commands.Cog, name="Wizard"):
                 stats: StatsCog | None = self.bot.get_cog("Stats")  # type: ignore[assignment]
                 if stats is not None:
                     await stats.on_page(interaction, button)
+            elif isinstance(button, _ids.BackId):
+                await self.manager.back(button.game, interaction.user.id)
+                await interaction.response.send_message(t(_locale(interaction), "back.done"), ephemeral=True)
             else:
                 await self._action_click(interaction, button)
         except (GameRefused, RuleError) as error:
@@ -189,6 +198,10 @@ class WizardCog(commands.Cog, name="Wizard"):
             lobby = await self.manager.leave(button.game, user.id)
         elif button.op == "cancel":
             lobby = await self.manager.cancel(button.game, user.id)
+        elif button.op.startswith("add_"):
+            lobby = await self.manager.add_computer(button.game, user.id, button.op.removeprefix("add_"))
+        elif button.op == "remove_computer":
+            lobby = await self.manager.remove_computer(button.game, user.id)
         else:
             lobby = self.manager.lobby(button.game)
             await self.manager.start(button.game, user.id)

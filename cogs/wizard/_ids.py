@@ -1,7 +1,9 @@
 """The one custom_id scheme of the bot's buttons, built and parsed only here.
 
-    wz:lobby:<game>:<op>                       op: join, leave, start, cancel
+    wz:lobby:<game>:<op>                       op: join, leave, start, cancel, add_easy, add_normal,
+                                               add_hard, remove_computer
     wz:hand:<game>                             the table's "My hand" button
+    wz:back:<game>                             "I'm back", for a player the computer stood in for
     wz:bid:<game>:<round>:<trick>:<tricks>     a bid
     wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4)
     wz:trump:<game>:<round>:<trick>:<suit>     the dealer's trump choice (S, H, D, C)
@@ -21,12 +23,13 @@ from bot.engine import Action, Bid, Card, ChooseTrump, Play, Suit
 
 PREFIX = "wz:"
 MAX_LENGTH = 100
-LOBBY_OPS = ("join", "leave", "start", "cancel")
+LOBBY_OPS = ("join", "leave", "start", "cancel", "add_easy", "add_normal", "add_hard", "remove_computer")
 
 _GAME = r"[0-9a-f]{1,16}"
 _NUMBER = r"0|[1-9][0-9]{0,2}"
 _LOBBY = re.compile(rf"lobby:(?P<game>{_GAME}):(?P<op>{'|'.join(LOBBY_OPS)})")
 _HAND = re.compile(rf"hand:(?P<game>{_GAME})")
+_BACK = re.compile(rf"back:(?P<game>{_GAME})")
 _BOARD = re.compile(rf"board:(?P<sort>[a-z_]{{1,12}}):(?P<page>{_NUMBER})")
 _ACTION = re.compile(
     rf"(?P<kind>bid|play|trump):(?P<game>{_GAME}):(?P<round>{_NUMBER}):(?P<trick>{_NUMBER}):(?P<value>[A-Z0-9]{{1,3}})"
@@ -53,12 +56,17 @@ class ActionId:
 
 
 @dataclass(frozen=True, slots=True)
+class BackId:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class BoardId:
     sort: str
     page: int  # from 0
 
 
-ButtonId = LobbyId | HandId | ActionId | BoardId
+ButtonId = LobbyId | HandId | BackId | ActionId | BoardId
 
 
 def build(button: ButtonId) -> str:
@@ -67,6 +75,8 @@ def build(button: ButtonId) -> str:
         custom_id = f"{PREFIX}lobby:{button.game}:{button.op}"
     elif isinstance(button, HandId):
         custom_id = f"{PREFIX}hand:{button.game}"
+    elif isinstance(button, BackId):
+        custom_id = f"{PREFIX}back:{button.game}"
     elif isinstance(button, BoardId):
         custom_id = f"{PREFIX}board:{button.sort}:{button.page}"
     else:
@@ -91,6 +101,8 @@ def parse(custom_id: str) -> ButtonId:
         return LobbyId(match["game"], match["op"])
     if match := _HAND.fullmatch(body):
         return HandId(match["game"])
+    if match := _BACK.fullmatch(body):
+        return BackId(match["game"])
     if match := _BOARD.fullmatch(body):
         return BoardId(match["sort"], int(match["page"]))
     if match := _ACTION.fullmatch(body):

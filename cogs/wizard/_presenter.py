@@ -17,7 +17,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import RoundResult, TrickResult
-from bot.manager import ActionApplied, Event, GameStarted, GameStopped, LobbyClosed, Player, Table
+from bot.i18n import duration, t
+from bot.manager import (
+    ActionApplied,
+    Event,
+    GameStarted,
+    GameStopped,
+    LobbyClosed,
+    Player,
+    PresenceChanged,
+    Table,
+    TurnReminder,
+)
 
 from . import _render
 
@@ -51,6 +62,12 @@ class _NewRound:
 
 
 @dataclass(frozen=True, slots=True)
+class _Remind:
+    seat: int
+    left: float
+
+
+@dataclass(frozen=True, slots=True)
 class _Restored:
     pass
 
@@ -62,10 +79,11 @@ class _Final:
 
 @dataclass(frozen=True, slots=True)
 class _Stopped:
-    by_user_id: int
+    by_user_id: int | None
+    reason: str = "stopped"
 
 
-_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Restored | _Final | _Stopped
+_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Remind | _Restored | _Final | _Stopped
 _COALESCED = (_RefreshTable(), _RefreshHands())
 
 
@@ -112,7 +130,13 @@ class Presenter:
                 feed.push(_RefreshTable())
                 feed.push(_RefreshHands())
         elif isinstance(event, GameStopped):
-            self.feed(event.table).push(_Stopped(event.by_user_id))
+            self.feed(event.table).push(_Stopped(event.by_user_id, event.reason))
+        elif isinstance(event, PresenceChanged):
+            feed = self.feed(event.table)
+            feed.push(_RefreshTable())
+            feed.push(_RefreshHands())
+        elif isinstance(event, TurnReminder):
+            self.feed(event.table).push(_Remind(event.seat, event.left))
 
     def _spawn(self, coro: Any, what: str) -> None:
         async def run() -> None:
@@ -214,6 +238,8 @@ class _Feed:
         if isinstance(job, _NewRound):
             await self._post_table()
             await self._deal_hands()
+        elif isinstance(job, _Remind):
+            await self._remind(job.seat, job.left)
         elif isinstance(job, _Restored):
             await self._restore()
         elif isinstance(job, _RefreshTable):
@@ -225,7 +251,15 @@ class _Feed:
         elif isinstance(job, _Final):
             await self.channel.send(embed=_render.final_embed(self.table, self.locale))
         elif isinstance(job, _Stopped):
-            await self._stop(job.by_user_id)
+            await self._stop(job.by_user_id, job.reason)
+
+    async def _remind(self, seat: int, left: float) -> None:
+        """Mention the player to move in the channel: edits of the table do not notify anyone."""
+        player = self.table.players[seat]
+        if self.table.game.to_move != seat or not player.is_person:
+            return
+        text = t(self.locale, "table.reminder", user=player.user_id, time=duration(self.locale, round(left)))
+        await self.channel.send(text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(player.user_id)]))
 
     async def _restore(self) -> None:
         """After a restart: show the current round's table and hands, in new messages where needed."""
@@ -235,7 +269,8 @@ class _Feed:
         else:
             await self._post_table()
         current = {user: where for user, where in table.hand_messages.items() if where[2] == table.game.round}
-        if len(current) == len(table.players) - len(table.dm_closed):
+        people = [player for player in table.players if player.is_person]
+        if len(current) == len(people) - len(table.dm_closed):
             await self._refresh_hands()
         else:
             # The restart came between two rounds' DMs: deal this round's hands afresh.
@@ -272,7 +307,7 @@ class _Feed:
         self.hand_shown.clear()
         closed: list[Player] = []
         for seat, player in enumerate(table.players):
-            if player.user_id in table.dm_closed:
+            if not player.is_person or player.user_id in table.dm_closed:
                 continue
             if player.user_id in old:
                 await self._retire_hand(*old[player.user_id][:2])
@@ -330,9 +365,15 @@ class _Feed:
         if self.table.game.is_over:
             await self._retire_all_hands()
 
-    async def _stop(self, by_user_id: int) -> None:
-        by = next((p for p in self.table.players if p.user_id == by_user_id), Player(by_user_id, f"<@{by_user_id}>"))
+    async def _stop(self, by_user_id: int | None, reason: str) -> None:
+        by = None
+        if by_user_id is not None:
+            by = next(
+                (p for p in self.table.players if p.user_id == by_user_id), Player(by_user_id, f"<@{by_user_id}>")
+            )
         await self._edit_table(embed=_render.closed_table_embed(self.table, self.locale, stopped_by=by), view=None)
+        if reason == "abandoned":
+            await self.channel.send(t(self.locale, "table.abandoned"))
         await self._retire_all_hands()
 
     async def _retire_all_hands(self) -> None:

@@ -38,7 +38,11 @@ _SUIT_STYLE = {
 }
 
 
-def _name(player: Player) -> str:
+def _name(player: Player, locale: str | None) -> str:
+    """How a player is shown: their name, or a computer player's level in the reader's language."""
+    if player.computer is not None:
+        level = t(locale, f"level.{player.computer}")
+        return t(locale, "computer.name", number=-player.user_id, level=level)
     return escape_markdown(player.name)
 
 
@@ -62,10 +66,10 @@ def _button(
 def lobby_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
     embed = discord.Embed(title=t(locale, "lobby.title"), colour=COLOUR)
     host = next((p for p in lobby.players if p.user_id == lobby.host_id), lobby.players[0])
-    embed.add_field(name=t(locale, "lobby.host"), value=_name(host), inline=False)
+    embed.add_field(name=t(locale, "lobby.host"), value=_name(host, locale), inline=False)
     embed.add_field(
         name=t(locale, "lobby.players", n=len(lobby.players), most=6),
-        value="\n".join(f"{i}. {_name(p)}" for i, p in enumerate(lobby.players, 1)),
+        value="\n".join(f"{i}. {_name(p, locale)}" for i, p in enumerate(lobby.players, 1)),
         inline=False,
     )
     embed.add_field(name=t(locale, "lobby.options"), value=options_text(lobby, locale), inline=False)
@@ -76,7 +80,7 @@ def lobby_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
 def options_text(lobby: Lobby | Table, locale: str | None) -> str:
     options = lobby.options if isinstance(lobby, Lobby) else lobby.game.options
     variant = "option.variant.on" if options.bids_may_not_add_up else "option.variant.off"
-    return f"{t(locale, variant)}\n{t(locale, 'option.timer', time=duration(locale, lobby.turn_timer))}"
+    return f"{t(locale, variant)}\n{t(locale, 'option.timer', time=duration(locale, round(lobby.turn_timer)))}"
 
 
 def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
@@ -88,7 +92,13 @@ def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
         "cancel": discord.ButtonStyle.danger,
     }
     for op in _ids.LOBBY_OPS:
-        view.add_item(_button(_ids.build(_ids.LobbyId(lobby.id, op)), t(locale, f"lobby.{op}"), style=styles[op]))
+        # The people's buttons on the first row, the host's computer-player buttons on the second.
+        style = styles.get(op, discord.ButtonStyle.secondary)
+        row = 0 if op in styles else 1
+        emoji = None if op in styles else "🤖"
+        view.add_item(
+            _button(_ids.build(_ids.LobbyId(lobby.id, op)), t(locale, f"lobby.{op}"), style=style, emoji=emoji, row=row)
+        )
     return view
 
 
@@ -105,14 +115,14 @@ def trick_text(
     """The cards of a trick with who played them; the winning card in bold."""
     parts = []
     for seat, card in cards:
-        text = f"{_name(players[seat])} {card_name(locale, card)}"
+        text = f"{_name(players[seat], locale)} {card_name(locale, card)}"
         parts.append(f"**{text}**" if seat == winner else text)
     return " · ".join(parts)
 
 
 def _trump_line(observation: Observation, players: Sequence[Player], locale: str | None) -> str:
     turned = observation.turned_up
-    parts = [t(locale, "table.dealer", name=_name(players[observation.dealer]))]
+    parts = [t(locale, "table.dealer", name=_name(players[observation.dealer], locale))]
     if turned is None:
         parts.append(t(locale, "table.turned_up.none"))
     else:
@@ -129,7 +139,7 @@ def _trump_line(observation: Observation, players: Sequence[Player], locale: str
 def _turn_text(observation: Observation, players: Sequence[Player], locale: str | None) -> str:
     if observation.to_move is None:
         return t(locale, "table.game_over")
-    return t(locale, f"table.turn.{observation.phase.value}", name=_name(players[observation.to_move]))
+    return t(locale, f"table.turn.{observation.phase.value}", name=_name(players[observation.to_move], locale))
 
 
 def table_embed(table: Table, locale: str | None) -> discord.Embed:
@@ -147,17 +157,21 @@ def table_embed(table: Table, locale: str | None) -> discord.Embed:
     for seat, player in enumerate(players):
         bid = observation.bids[seat]
         marker = "▶ " if seat == observation.to_move else ""
-        lines.append(
-            t(
-                locale,
-                "table.player_line",
-                marker=marker,
-                name=_name(player),
-                bid=t(locale, "table.bid.none") if bid is None else bid,
-                won=observation.tricks_won[seat],
-                score=observation.scores[seat],
-            )
+        line = t(
+            locale,
+            "table.player_line",
+            marker=marker,
+            name=_name(player, locale),
+            bid=t(locale, "table.bid.none") if bid is None else bid,
+            won=observation.tricks_won[seat],
+            score=observation.scores[seat],
         )
+        if player.user_id in table.away:
+            line += " " + t(locale, "table.away_marker")
+        lines.append(line)
+    if table.stand_in is not None:
+        seat, by = table.stand_in
+        lines += ["", "🤖 " + t(locale, f"table.stand_in.{by}", name=_name(players[seat], locale))]
     embed = discord.Embed(
         title=t(locale, "table.title", round=observation.round, rounds=observation.rounds),
         description="\n".join(lines),
@@ -185,7 +199,7 @@ def last_trick_text(trick: TrickResult, players: Sequence[Player], locale: str |
         locale,
         "table.last_trick.won",
         cards=trick_text(trick.by_seat(), players, locale, winner=trick.winner),
-        name=_name(players[trick.winner]),
+        name=_name(players[trick.winner], locale),
         card=card_name(locale, trick.winning_card),
     )
 
@@ -197,7 +211,15 @@ def table_view(table: Table, locale: str | None) -> discord.ui.View:
             _ids.build(_ids.HandId(table.id)), t(locale, "table.my_hand"), style=discord.ButtonStyle.primary, emoji="🂠"
         )
     )
+    if table.away:
+        view.add_item(back_button(table, locale))
     return view
+
+
+def back_button(table: Table, locale: str | None) -> WizardButton:
+    return _button(
+        _ids.build(_ids.BackId(table.id)), t(locale, "table.back"), style=discord.ButtonStyle.success, emoji="👋"
+    )
 
 
 def round_over_embed(table: Table, result: RoundResult, last: TrickResult, locale: str | None) -> discord.Embed:
@@ -227,7 +249,7 @@ def summary_embed(table: Table, result: RoundResult, locale: str | None) -> disc
             + t(
                 locale,
                 "summary.line",
-                name=_name(player),
+                name=_name(player, locale),
                 bid=result.bids[seat],
                 won=result.tricks[seat],
                 points=result.points[seat],
@@ -256,10 +278,10 @@ def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
 def final_embed(table: Table, locale: str | None) -> discord.Embed:
     scores = table.game.scores
     lines = [
-        t(locale, "final.line", place=place, name=_name(table.players[seat]), score=scores[seat])
+        t(locale, "final.line", place=place, name=_name(table.players[seat], locale), score=scores[seat])
         for place, seat in standings(scores)
     ]
-    winners = [_name(table.players[seat]) for seat in table.game.winners()]
+    winners = [_name(table.players[seat], locale) for seat in table.game.winners()]
     key = "final.winner" if len(winners) == 1 else "final.winners"
     lines += ["", "🏆 " + t(locale, key, names=", ".join(winners))]
     return discord.Embed(title=t(locale, "final.title"), description="\n".join(lines), colour=discord.Colour.gold())
@@ -308,8 +330,10 @@ def hand_over_embed(table: Table, round_number: int, locale: str | None) -> disc
 def prompt_text(table: Table, observation: Observation, locale: str | None) -> str:
     if observation.round != table.game.round or observation.to_move is None:
         return t(locale, "hand.prompt.over")
+    if table.players[observation.seat].user_id in table.away:
+        return t(locale, "hand.prompt.away")
     if observation.to_move != observation.seat:
-        return t(locale, "hand.prompt.wait", name=_name(table.players[observation.to_move]))
+        return t(locale, "hand.prompt.wait", name=_name(table.players[observation.to_move], locale))
     if observation.phase is Phase.BID:
         forbidden = _forbidden(observation)
         if forbidden is not None:
@@ -326,7 +350,18 @@ def _forbidden(observation: Observation) -> int | None:
 
 
 def hand_view(table: Table, observation: Observation, locale: str | None) -> discord.ui.View | None:
-    """The buttons for this moment: trump suits, bids, or the cards with only legal ones enabled."""
+    """The buttons for this moment: trump suits, bids, or the cards with only legal ones enabled.
+
+    A player the computer stands in for also gets the "I'm back" button.
+    """
+    view = _moves_view(table, observation, locale)
+    if table.players[observation.seat].user_id in table.away:
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(back_button(table, locale))
+    return view
+
+
+def _moves_view(table: Table, observation: Observation, locale: str | None) -> discord.ui.View | None:
     my_turn = observation.to_move == observation.seat
     trick = len(observation.tricks)
     view = discord.ui.View(timeout=None)

@@ -232,6 +232,7 @@ async def test_open_games_returns_a_lobby_as_written(repository: Repository) -> 
         lobby_message_id=5001,
         table_message_id=None,
         table_round=None,
+        turn_deadline=None,
         updated_at=record.updated_at,
         seats=(SeatRecord(0, ANN, f"Player {ANN}"),),
         actions=(),
@@ -252,12 +253,13 @@ async def test_open_games_returns_a_running_game_as_written(repository: Reposito
     await repository.set_lobby_message("g1", 5001)
     await repository.start_game("g1", seed)
     for index, (seat, action) in enumerate(actions):
-        await repository.append_action("g1", index, seat, action)
+        await repository.append_action("g1", index, seat, action, turn_deadline=1000.0 + index)
     await repository.set_table_message("g1", 6001, 2)
     await repository.set_hand_message("g1", 0, 7000, 7001, 2)
     await repository.set_hand_message("g1", 1, 7100, 7101, 1)
     await repository.set_hand_message("g1", 2, 7200, 7201, 2)
     await repository.set_dm_closed("g1", 2)
+    await repository.set_presence("g1", 1, missed=2, away=True)
 
     [record] = await repository.open_games()
 
@@ -273,10 +275,11 @@ async def test_open_games_returns_a_running_game_as_written(repository: Reposito
         lobby_message_id=5001,
         table_message_id=6001,
         table_round=2,
+        turn_deadline=1000.0 + len(actions) - 1,
         updated_at=record.updated_at,
         seats=(
             SeatRecord(0, BO, "Bo", 7000, 7001, 2),
-            SeatRecord(1, CY, "Cy", 7100, 7101, 1),
+            SeatRecord(1, CY, "Cy", 7100, 7101, 1, missed=2, away=True),
             SeatRecord(2, DI, "Di", dm_closed=True),
         ),
         actions=tuple(actions),

@@ -1,0 +1,356 @@
+"""The normal level's heuristics, written for speed: the hard level's rollouts run them millions of times.
+
+Everything here sees one player's view only: its own hand, the cards everyone has seen (`known` marks
+them, and the player's own hand, by DECK index) and the public table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+
+from bot.engine.cards import DECK, Card, Kind, Suit
+from bot.engine.rules import led_suit, trick_winner
+
+from .values import VALUES
+
+_WIZARD = Kind.WIZARD
+_JESTER = Kind.JESTER
+_NUMBER = Kind.NUMBER
+DECK_SIZE = len(DECK)
+SUITS = tuple(Suit)
+# The DECK is ordered suit by suit, ranks 1-13, then the four Wizards and the four Jesters.
+SUIT_ID = {suit: i for i, suit in enumerate(SUITS)}
+WIZARDS = slice(52, 56)
+
+# -- card strength ----------------------------------------------------------------------------
+
+
+def strength(card: Card, trump: Suit | None) -> int:
+    """A static order of how likely a card is to take a trick: Wizards, trumps, then by rank; Jesters last."""
+    kind = card.kind
+    if kind is _WIZARD:
+        return 100
+    if kind is _JESTER:
+        return 0
+    if card.suit is trump:
+        return 20 + card.rank
+    return card.rank
+
+
+def danger(card: Card, trump: Suit | None) -> int:
+    """How much a card threatens to take an unwanted trick later; Jesters are kept for ducking."""
+    if card.kind is _JESTER:
+        return -1
+    return strength(card, trump)
+
+
+def suit_id(suit: Suit | None) -> int:
+    """0-3 for the suits in DECK order, -1 for none; voids are bit masks of these."""
+    return -1 if suit is None else SUIT_ID[suit]
+
+
+def void_mask(suits: Collection[Suit]) -> int:
+    mask = 0
+    for suit in suits:
+        mask |= 1 << SUIT_ID[suit]
+    return mask
+
+
+def unseen_above(known: bytearray | bytes, card: Card) -> int:
+    """How many cards of the suit of `card` ranked above it are still unseen."""
+    index = card.index
+    return known[index + 1 : index + 14 - card.rank].count(0)
+
+
+def unseen_in(known: bytearray | bytes, suit: int) -> int:
+    base = 13 * suit
+    return known[base : base + 13].count(0)
+
+
+def beats(card: Card, best: Card | None, trump: Suit | None) -> bool:
+    """Whether `card` would take the trick from `best`, its current winner (None: no card or only Jesters)."""
+    kind = card.kind
+    if best is None:
+        return kind is not _JESTER
+    if best.kind is _WIZARD or kind is _JESTER:
+        return False
+    if kind is _WIZARD:
+        return True
+    if card.suit is best.suit:
+        return card.rank > best.rank
+    return card.suit is trump
+
+
+def current_best(trick: Sequence[Card], trump: Suit | None) -> Card | None:
+    """The card winning the trick so far; None when it is empty or holds only Jesters."""
+    if not trick:
+        return None
+    best = trick[trick_winner(trick, trump)]
+    return None if best.kind is _JESTER else best
+
+
+def survival(
+    card: Card,
+    led: int,
+    trump: int,
+    known: bytearray | bytes,
+    unseen: int,
+    hand_size: int,
+    later: Sequence[int],
+    voids: Sequence[int],
+) -> float:
+    """The chance that `card`, winning the trick now, is not beaten by the seats in `later`.
+
+    Each later seat holds `hand_size` of the `unseen` cards. `led` and `trump` are suit ids
+    (`suit_id`); `led` is -1 when `card` sets the suit. `voids` are the seats' void masks. A rough
+    independent-cards estimate, good enough to rank cards.
+    """
+    kind = card.kind
+    if kind is _WIZARD or not later:
+        return 1.0
+    if kind is _JESTER:
+        return 0.0
+    if unseen <= 0:
+        return 1.0
+    share = len(later) * hand_size / unseen
+    keep = 0.0 if share >= 1.0 else 1.0 - share
+    p = keep ** known[52:56].count(0)
+    index = card.index
+    suit = index // 13
+    higher = known[index + 1 : index + 14 - card.rank].count(0)
+    if led < 0 or led == suit:
+        if higher:
+            p *= keep**higher
+        if suit != trump and trump >= 0:
+            trumps = unseen_in(known, trump)
+            if trumps:
+                void_p = (1.0 - unseen_in(known, suit) / unseen) ** hand_size
+                has_trump = 1.0 - (1.0 - trumps / unseen) ** hand_size
+                trump_bit = 1 << trump
+                suit_bit = 1 << suit
+                for seat in later:
+                    mask = voids[seat]
+                    if mask & trump_bit:
+                        continue
+                    p *= 1.0 - (1.0 if mask & suit_bit else void_p) * has_trump
+    elif higher:
+        # A trump played to another suit: only seats void in the led suit can over-trump.
+        void_p = (1.0 - unseen_in(known, led) / unseen) ** hand_size
+        has_higher = 1.0 - (1.0 - higher / unseen) ** hand_size
+        trump_bit = 1 << trump
+        led_bit = 1 << led
+        for seat in later:
+            mask = voids[seat]
+            if mask & trump_bit:
+                continue
+            p *= 1.0 - (1.0 if mask & led_bit else void_p) * has_higher
+    return p
+
+
+# -- bidding ----------------------------------------------------------------------------------
+
+WIZARD_VALUE = 0.95
+
+
+def card_values(hand: Sequence[Card], trump: Suit | None, players: int, known: bytearray | bytes) -> list[float]:
+    """A rough estimate of the tricks each card of a fresh hand takes, for rounds without fitted values."""
+    unseen = max(1, known.count(0))
+    # The share of the unseen cards that the others hold.
+    share = min(1.0, (players - 1) * len(hand) / unseen)
+    wizards = known[WIZARDS].count(0)
+    values: list[float] = []
+    for card in hand:
+        kind = card.kind
+        if kind is _WIZARD:
+            values.append(WIZARD_VALUE)
+        elif kind is _JESTER:
+            values.append(0.0)
+        else:
+            value = math.exp(-0.75 * share * (unseen_above(known, card) + 0.8 * wizards))
+            values.append(value if card.suit is trump or trump is None else 0.7 * value)
+    return values
+
+
+def value_context(players: int, size: int, trump: Suit | None) -> tuple[int, int, int]:
+    """The key of the fitted values for a round: rounds without trump are rarer, so they are grouped."""
+    if trump is not None:
+        return (players, size, 1)
+    if size == DECK_SIZE // players:
+        group = size
+    elif size <= 2:
+        group = 1
+    elif size <= 5:
+        group = 3
+    elif size <= 9:
+        group = 6
+    else:
+        group = 10
+    return (players, group, 0)
+
+
+def value_category(card: Card, trump: Suit | None, known: bytearray | bytes) -> int:
+    """0 a Wizard, 1 a Jester, 2-14 a trump, 15-27 another suit, by rank among the cards not yet seen."""
+    kind = card.kind
+    if kind is _WIZARD:
+        return 0
+    if kind is _JESTER:
+        return 1
+    effective = 13 - unseen_above(known, card)
+    return (2 if card.suit is trump else 15) + effective - 1
+
+
+def estimate_tricks(hand: Sequence[Card], trump: Suit | None, players: int, known: bytearray | bytes) -> float:
+    """The tricks a fresh hand should take under normal play."""
+    values = VALUES.get(value_context(players, len(hand), trump))
+    if values is None:
+        return sum(card_values(hand, trump, players, known))
+    return sum(values[value_category(card, trump, known)] for card in hand)
+
+
+def sure_tricks(hand: Sequence[Card]) -> int:
+    """Tricks a hand takes whatever happens (near enough): one for each Wizard."""
+    return sum(1 for card in hand if card.kind is _WIZARD)
+
+
+SLACK = 0.15
+
+
+def adjusted_estimate(estimate: float, round_size: int, players: int, placed: Sequence[int]) -> float:
+    """A trick estimate moved towards what the bids already placed leave for this hand.
+
+    When the others bid for more tricks than there are, they fight for them and fewer are left for
+    this hand; when they bid for fewer, more are.
+    """
+    expected_others = sum(placed) + (players - 1 - len(placed)) * round_size / players
+    slack = round_size - expected_others - estimate
+    return estimate + SLACK * slack * (1 + len(placed)) / players
+
+
+def choose_bid(
+    estimate: float,
+    hand: Sequence[Card],
+    round_size: int,
+    players: int,
+    placed: Sequence[int],
+    forbidden: int | None,
+) -> int:
+    """A bid from a trick estimate, adjusted by the bids already placed, never the forbidden one."""
+    estimate = adjusted_estimate(estimate, round_size, players, placed)
+    floor = min(round_size, sure_tricks(hand))
+    bid = max(floor, min(round_size, int(estimate + 0.5)))
+    if bid == forbidden:
+        candidates = [b for b in range(floor, round_size + 1) if b != forbidden]
+        if not candidates:
+            candidates = [b for b in range(round_size + 1) if b != forbidden]
+        bid = min(candidates, key=lambda b: (abs(b - estimate), -b))
+    return bid
+
+
+def trump_scores(hand: Sequence[Card], players: int, known: bytearray | bytes) -> dict[Suit, float]:
+    """For each suit, the tricks the hand is estimated to take with it as trump."""
+    return {suit: estimate_tricks(hand, suit, players, known) for suit in SUITS}
+
+
+def strongest_suit(hand: Sequence[Card]) -> Suit:
+    """The suit the hand is strongest in: by count, then by ranks (ties in Suit order)."""
+
+    def score(suit: Suit) -> tuple[int, int]:
+        ranks = [card.rank for card in hand if card.suit is suit]
+        return (len(ranks), sum(ranks))
+
+    return max(SUITS, key=score)
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+SAFE = 0.95
+GOOD_FOLLOW = 0.6
+GOOD_LEAD = 0.75
+
+
+def play_card(
+    hand: Sequence[Card],
+    legal: Sequence[Card],
+    trick: Sequence[Card],
+    trump: Suit | None,
+    need: int,
+    known: bytearray | bytes,
+    voids: Sequence[int],
+    later: Sequence[int],
+) -> Card:
+    """The normal level's card: win cheaply while tricks are needed, duck once the bid is made.
+
+    `need` is the bid minus the tricks won; `later` the seats still to play to this trick after
+    this one; `known` marks the cards seen by everyone and this hand; `voids` are the seats' void
+    masks (`void_mask`).
+    """
+    if len(legal) == 1:
+        return legal[0]
+    size = len(hand)
+    unseen = known.count(0)
+    trump_id = -1 if trump is None else SUIT_ID[trump]
+    led = led_suit(trick)
+    led_id = -1 if led is None else SUIT_ID[led]
+    best = current_best(trick, trump)
+    if need > 0:
+        if not trick:
+            return _lead_for_tricks(legal, trump, trump_id, need, size, known, unseen, voids, later)
+        winners = [card for card in legal if beats(card, best, trump)]
+        if winners:
+            if not later:
+                return min(winners, key=lambda c: strength(c, trump))
+            rated = [(survival(c, led_id, trump_id, known, unseen, size, later, voids), c) for c in winners]
+            safe = [c for p, c in rated if p >= SAFE]
+            if safe:
+                return min(safe, key=lambda c: strength(c, trump))
+            if 2 * need >= size:
+                return max(rated, key=lambda pc: (pc[0], -strength(pc[1], trump)))[1]
+            good = [c for p, c in rated if p >= GOOD_FOLLOW]
+            if good:
+                return min(good, key=lambda c: strength(c, trump))
+        # Nothing worth playing to win: throw the least useful card, keeping Jesters for later.
+        return min(legal, key=lambda c: 1.5 if c.kind is _JESTER else strength(c, trump))
+    # At or past the bid: lose the trick if possible, shedding the most dangerous card that still loses.
+    if not trick:
+        rated = [(survival(c, -1, trump_id, known, unseen, size, later, voids), c) for c in legal]
+        lowest = min(p for p, _ in rated)
+        return max((c for p, c in rated if p <= lowest + 0.05), key=lambda c: danger(c, trump))
+    losers = [card for card in legal if not beats(card, best, trump)]
+    if losers:
+        return max(losers, key=lambda c: danger(c, trump))
+    if not later:
+        return max(legal, key=lambda c: strength(c, trump))
+    return min(
+        legal,
+        key=lambda c: (survival(c, led_id, trump_id, known, unseen, size, later, voids), -strength(c, trump)),
+    )
+
+
+def _lead_for_tricks(
+    legal: Sequence[Card],
+    trump: Suit | None,
+    trump_id: int,
+    need: int,
+    size: int,
+    known: bytearray | bytes,
+    unseen: int,
+    voids: Sequence[int],
+    later: Sequence[int],
+) -> Card:
+    rated = [(survival(c, -1, trump_id, known, unseen, size, later, voids), c) for c in legal]
+    if need >= size:
+        # Every trick is needed: lead the strongest card.
+        return max(rated, key=lambda pc: (pc[0], strength(pc[1], trump)))[1]
+    wizards = sum(1 for c in legal if c.kind is _WIZARD)
+    strong = [(p, c) for p, c in rated if p >= GOOD_LEAD and c.kind is not _WIZARD]
+    if strong:
+        # Off-suit winners lose value as the others run out of the suit: cash them first.
+        return max(strong, key=lambda pc: (pc[0] - (0.05 if pc[1].suit is trump else 0.0), -strength(pc[1], trump)))[1]
+    if wizards and need > wizards:
+        return next(c for c in legal if c.kind is _WIZARD)
+    if 2 * need >= size:
+        return max(rated, key=lambda pc: (pc[0], strength(pc[1], trump)))[1]
+    # Plenty of tricks to spare: give this one away cheaply and keep the strong cards.
+    spare = [pc for pc in rated if pc[1].kind is _NUMBER] or rated
+    return min(spare, key=lambda pc: (pc[0], strength(pc[1], trump)))[1]
