@@ -44,8 +44,8 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         for person in [*people[1:], closed, outsider]:
             standin.add_member(guild, person)
         bot = WizardBot(Settings(token=standin.token, database_path=tmp_path / "wizard.db"), sync_commands=True)
-        # A fixed seed, so a game's deal is known to the test.
-        bot.manager = GameManager(seed_source=lambda: GAME_SEED)
+        # A fixed seed, so a game's deal is known to the test; computer players move at once.
+        bot.manager = GameManager(seed_source=lambda: GAME_SEED, computer_pace=0.0)
         async with run_bot(standin, bot, capture_loggers=("discord", "bot", "cogs")) as runner:
             yield World(
                 standin, Driver(standin, require_synced=True), bot, runner, guild, channel, people, closed, outsider

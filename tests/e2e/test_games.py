@@ -48,3 +48,35 @@ async def test_a_finished_game_shows_on_the_leaderboard_and_in_stats(world: Worl
     assert "3 played" not in stats.text()
     assert "1 played" in stats.text()
     assert "20 cards:" in stats.text()  # the last round of a 3-player game
+
+
+async def test_one_person_plays_a_whole_game_against_computer_players(world: World) -> None:
+    host = world.people[0]
+    options = {"computer_players": 2, "computer_level": "easy"}
+    lobby = await (await world.driver.slash(host, world.channel, "wizard start", options=options)).wait_response()
+    assert "Computer 1 (easy)" in lobby.text()
+    assert "Computer 2 (easy)" in lobby.text()
+    await (await world.driver.click(host, lobby, "Start")).wait_acked(3)
+    recorder = Recorder(world, [host])
+    await recorder.play_to_end()
+    final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
+    assert "Computer 2 (easy)" in final.text()
+    board = await (
+        await world.driver.slash(host, world.channel, "leaderboard", options={"sort": "wins"})
+    ).wait_response()
+    assert "Computer" not in board.text()  # computer players have results but no statistics
+
+
+async def test_the_host_adds_and_removes_computer_players_in_the_lobby(world: World) -> None:
+    host = world.people[0]
+    lobby = await (await world.driver.slash(host, world.channel, "wizard start")).wait_response()
+    await (await world.driver.click(host, lobby, "Add hard")).wait_acked(3)
+    await (await world.driver.click(host, lobby, "Add normal")).wait_acked(3)
+    await (await world.driver.click(host, lobby, "Remove computer")).wait_acked(3)
+    lobby = world.standin.messages[lobby.id]
+    assert "Computer 1 (hard)" in lobby.text()
+    assert "(normal)" not in lobby.text()
+    refused = await world.driver.click(world.people[1], lobby, "Add easy")
+    reply = await refused.wait_response()
+    assert reply.ephemeral
+    assert "Only the host" in reply.text()
