@@ -332,51 +332,53 @@ class Repository:
 
     async def open_games(self) -> list[GameRecord]:
         """Every lobby and running game, with its seats and actions: what a restart restores."""
+        async with self._db.execute(
+            "SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY created_at"
+        ) as cursor:
+            games = await cursor.fetchall()
+        return [await self._record(game) for game in games]
+
+    async def load_game(self, game_id: str) -> GameRecord | None:
+        """One game in any state, finished ones included (for its record or a rematch)."""
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+            game = await cursor.fetchone()
+        return None if game is None else await self._record(game)
+
+    async def _record(self, game: sqlite3.Row) -> GameRecord:
         db = self._db
-        async with db.execute("SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY created_at") as cur:
-            games = await cur.fetchall()
-        records = []
-        for game in games:
-            async with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game["id"],)) as cur:
-                seats = tuple(
-                    SeatRecord(
-                        row["seat"],
-                        row["user_id"],
-                        row["name"],
-                        row["dm_channel_id"],
-                        row["hand_message_id"],
-                        row["hand_round"],
-                        bool(row["dm_closed"]),
-                        row["computer"],
-                        row["missed"],
-                        bool(row["away"]),
-                    )
-                    for row in await cur.fetchall()
+        async with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game["id"],)) as cursor:
+            seats = tuple(
+                SeatRecord(
+                    row["seat"],
+                    row["user_id"],
+                    row["name"],
+                    row["dm_channel_id"],
+                    row["hand_message_id"],
+                    row["hand_round"],
+                    bool(row["dm_closed"]),
+                    row["computer"],
+                    row["missed"],
+                    bool(row["away"]),
                 )
-            async with db.execute(
-                "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY idx", (game["id"],)
-            ) as cur:
-                actions = tuple((row["seat"], json.loads(row["action"])) for row in await cur.fetchall())
-            records.append(
-                GameRecord(
-                    id=game["id"],
-                    guild_id=game["guild_id"],
-                    channel_id=game["channel_id"],
-                    host_id=game["host_id"],
-                    status=game["status"],
-                    seed=game["seed"],
-                    options=json.loads(game["options"]),
-                    turn_timer=game["turn_timer"],
-                    lobby_message_id=game["lobby_message_id"],
-                    table_message_id=game["table_message_id"],
-                    table_round=game["table_round"],
-                    turn_deadline=game["turn_deadline"],
-                    updated_at=game["updated_at"],
-                    seats=seats,
-                    actions=actions,
-                )
+                for row in await cursor.fetchall()
             )
-        return records
+        return GameRecord(
+            id=game["id"],
+            guild_id=game["guild_id"],
+            channel_id=game["channel_id"],
+            host_id=game["host_id"],
+            status=game["status"],
+            seed=game["seed"],
+            options=json.loads(game["options"]),
+            turn_timer=game["turn_timer"],
+            lobby_message_id=game["lobby_message_id"],
+            table_message_id=game["table_message_id"],
+            table_round=game["table_round"],
+            turn_deadline=game["turn_deadline"],
+            updated_at=game["updated_at"],
+            seats=seats,
+            actions=tuple(await self.actions(game["id"])),
+        )
 
     async def actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
         async with self._db.execute(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -9,9 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Options, RuleError
+from bot.engine import Game, Options, RuleError, action_from_json
 from bot.i18n import command_text, duration_text, t
 from bot.manager import DEFAULT_TURN_TIMER, STAND_IN_LEVEL, GameRefused, Lobby, Player, Refusal, Table
+from bot.records import game_record
+from bot.storage import GameRecord
 
 from . import _ids, _render
 from ._errors import explain
@@ -180,6 +184,10 @@ class WizardCog(commands.Cog, name="Wizard"):
             elif isinstance(button, _ids.BackId):
                 await self.manager.back(button.game, interaction.user.id)
                 await interaction.response.send_message(t(_locale(interaction), "back.done"), ephemeral=True)
+            elif isinstance(button, _ids.RecordId):
+                await self._send_record(interaction, button.game)
+            elif isinstance(button, _ids.RematchId):
+                await self._rematch(interaction, button.game)
             else:
                 await self._action_click(interaction, button)
         except (GameRefused, RuleError) as error:
@@ -216,6 +224,68 @@ class WizardCog(commands.Cog, name="Wizard"):
         await interaction.response.edit_message(
             embed=_render.lobby_embed(lobby, locale), view=_render.lobby_view(lobby, locale)
         )
+
+    async def _finished_game(self, game_id: str) -> tuple[GameRecord, Game] | None:
+        """A finished game from the database, rebuilt by the engine."""
+        repository = self.bot.repository
+        stored = await repository.load_game(game_id) if repository is not None else None
+        if stored is None or stored.status != "finished" or stored.seed is None:
+            return None
+        game = Game.replay(
+            len(stored.seats),
+            stored.seed,
+            Options.from_json(stored.options),
+            [(seat, action_from_json(action)) for seat, action in stored.actions],
+        )
+        return stored, game
+
+    async def _send_record(self, interaction: Interaction, game_id: str) -> None:
+        """The finished game's record as a JSON file, privately to whoever asked."""
+        locale = _locale(interaction)
+        found = await self._finished_game(game_id)
+        if found is None:
+            await interaction.response.send_message(t(locale, "record.missing"), ephemeral=True)
+            return
+        stored, game = found
+        record = game_record(game, [seat.name for seat in stored.seats], stored.id)
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode()
+        await interaction.response.send_message(
+            t(locale, "record.sent"), file=discord.File(io.BytesIO(data), f"wizard-{stored.id}.json"), ephemeral=True
+        )
+
+    async def _rematch(self, interaction: Interaction, game_id: str) -> None:
+        """A new lobby here with the same options and computer players; the other people are invited."""
+        found = await self._finished_game(game_id)
+        if found is None:
+            raise GameRefused(Refusal.NO_GAME)
+        stored, _ = found
+        if not any(seat.user_id == interaction.user.id for seat in stored.seats):
+            raise GameRefused(Refusal.NOT_IN_GAME)
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
+        lobby = await self.manager.open_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            _player(interaction.user),
+            Options.from_json(stored.options),
+            stored.turn_timer,
+            computers=[seat.computer for seat in stored.seats if seat.computer is not None],
+        )
+        locale = _public_locale(interaction)
+        others = [
+            seat.user_id for seat in stored.seats if seat.computer is None and seat.user_id != interaction.user.id
+        ]
+        invite = t(
+            locale, "rematch.invite", names=", ".join(f"<@{user}>" for user in others), join=t(locale, "lobby.join")
+        )
+        response = await interaction.response.send_message(
+            invite,
+            embed=_render.lobby_embed(lobby, locale),
+            view=_render.lobby_view(lobby, locale),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user) for user in others]),
+        )
+        if response.message_id is not None:
+            await self.manager.set_lobby_message(lobby.id, response.message_id)
 
     async def _show_hand(self, interaction: Interaction, game_id: str) -> None:
         table, observation = self.manager.hand(game_id, interaction.user.id)

@@ -4,6 +4,8 @@
                                                add_hard, remove_computer
     wz:hand:<game>                             the table's "My hand" button
     wz:back:<game>                             "I'm back", for a player the computer stood in for
+    wz:record:<game>                           the finished game's record, as a JSON file
+    wz:rematch:<game>                          a new lobby with the same players and options
     wz:bid:<game>:<round>:<trick>:<tricks>     a bid
     wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4)
     wz:trump:<game>:<round>:<trick>:<suit>     the dealer's trump choice (S, H, D, C)
@@ -30,6 +32,8 @@ _NUMBER = r"0|[1-9][0-9]{0,2}"
 _LOBBY = re.compile(rf"lobby:(?P<game>{_GAME}):(?P<op>{'|'.join(LOBBY_OPS)})")
 _HAND = re.compile(rf"hand:(?P<game>{_GAME})")
 _BACK = re.compile(rf"back:(?P<game>{_GAME})")
+_RECORD = re.compile(rf"record:(?P<game>{_GAME})")
+_REMATCH = re.compile(rf"rematch:(?P<game>{_GAME})")
 _BOARD = re.compile(rf"board:(?P<sort>[a-z_]{{1,12}}):(?P<page>{_NUMBER})")
 _ACTION = re.compile(
     rf"(?P<kind>bid|play|trump):(?P<game>{_GAME}):(?P<round>{_NUMBER}):(?P<trick>{_NUMBER}):(?P<value>[A-Z0-9]{{1,3}})"
@@ -61,12 +65,22 @@ class BackId:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordId:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class RematchId:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class BoardId:
     sort: str
     page: int  # from 0
 
 
-ButtonId = LobbyId | HandId | BackId | ActionId | BoardId
+ButtonId = LobbyId | HandId | BackId | RecordId | RematchId | ActionId | BoardId
 
 
 def build(button: ButtonId) -> str:
@@ -77,6 +91,10 @@ def build(button: ButtonId) -> str:
         custom_id = f"{PREFIX}hand:{button.game}"
     elif isinstance(button, BackId):
         custom_id = f"{PREFIX}back:{button.game}"
+    elif isinstance(button, RecordId):
+        custom_id = f"{PREFIX}record:{button.game}"
+    elif isinstance(button, RematchId):
+        custom_id = f"{PREFIX}rematch:{button.game}"
     elif isinstance(button, BoardId):
         custom_id = f"{PREFIX}board:{button.sort}:{button.page}"
     else:
@@ -103,6 +121,10 @@ def parse(custom_id: str) -> ButtonId:
         return HandId(match["game"])
     if match := _BACK.fullmatch(body):
         return BackId(match["game"])
+    if match := _RECORD.fullmatch(body):
+        return RecordId(match["game"])
+    if match := _REMATCH.fullmatch(body):
+        return RematchId(match["game"])
     if match := _BOARD.fullmatch(body):
         return BoardId(match["sort"], int(match["page"]))
     if match := _ACTION.fullmatch(body):

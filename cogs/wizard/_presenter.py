@@ -9,6 +9,7 @@ so a burst of moves costs one edit.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections import deque
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from bot.manager import (
     TurnReminder,
 )
 
-from . import _render
+from . import _chart, _render
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -249,9 +250,22 @@ class _Feed:
         elif isinstance(job, _RoundEnd):
             await self._end_round(job.result, job.last_trick)
         elif isinstance(job, _Final):
-            await self.channel.send(embed=_render.final_embed(self.table, self.locale))
+            await self._final()
         elif isinstance(job, _Stopped):
             await self._stop(job.by_user_id, job.reason)
+
+    async def _final(self) -> None:
+        """The final standings, with the chart of the totals and the record and rematch buttons."""
+        table = self.table
+        names = [_render.plain_name(player, self.locale) for player in table.players]
+        # Drawing takes a tenth of a second or more: not on the event loop.
+        png = await asyncio.to_thread(_chart.totals_chart, names, table.game.history)
+        embed = _render.final_embed(table, self.locale)
+        embed.add_field(name=t(self.locale, "final.chart"), value="\u200b", inline=False)
+        embed.set_image(url="attachment://totals.png")
+        await self.channel.send(
+            embed=embed, file=discord.File(io.BytesIO(png), "totals.png"), view=_render.final_view(table, self.locale)
+        )
 
     async def _remind(self, seat: int, left: float) -> None:
         """Mention the player to move in the channel: edits of the table do not notify anyone."""

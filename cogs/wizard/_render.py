@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 import discord
@@ -21,7 +22,7 @@ from bot.engine import (
     sort_key,
 )
 from bot.i18n import JESTER_EMOJI, SUIT_EMOJI, WIZARD_EMOJI, card_name, duration, suit_name, t
-from bot.manager import Lobby, Player, Table
+from bot.manager import Lobby, Player, Table, placings
 
 from . import _ids
 from ._buttons import WizardButton
@@ -239,52 +240,98 @@ def closed_table_embed(table: Table, locale: str | None, *, stopped_by: Player |
     return embed
 
 
-def summary_embed(table: Table, result: RoundResult, locale: str | None) -> discord.Embed:
-    """The round's results: per player the bid, the tricks taken, the points and the total."""
-    lines = []
+NAME_WIDTH = 14  # columns for a name on the score pad; longer names are cut with "…"
+
+
+def _width(text: str) -> int:
+    """Columns `text` takes in a monospaced font: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _right(text: str, width: int) -> str:
+    """`text` right-aligned in `width` columns."""
+    return " " * (width - _width(text)) + text
+
+
+def _fit(text: str, width: int) -> str:
+    """`text` cut or padded to exactly `width` columns."""
+    if _width(text) > width:
+        while _width(text) > width - 1:
+            text = text[:-1]
+        text += "…"
+    return text + " " * (width - _width(text))
+
+
+def plain_name(player: Player, locale: str | None) -> str:
+    """A name for a code block: no markdown escapes (they would show), no backticks (they would end it)."""
+    if player.computer is not None:
+        return _name(player, locale)
+    return player.name.replace("`", "ˋ")
+
+
+def score_pad(table: Table, result: RoundResult, locale: str | None) -> str:
+    """The round as a score pad: per player the bid, tricks, points and running total; ✓ for an exact bid."""
+    headers = [t(locale, f"pad.{column}") for column in ("bid", "took", "points", "total")]
+    widths = [max(_width(header), 6) for header in headers]
+    header = "".join(" " + _right(title, width) for title, width in zip(headers, widths, strict=True))
+    lines = [_fit(t(locale, "pad.player"), NAME_WIDTH) + header]
     for seat, player in enumerate(table.players):
-        mark = "✅" if result.bids[seat] == result.tricks[seat] else "❌"
-        lines.append(
-            f"{mark} "
-            + t(
-                locale,
-                "summary.line",
-                name=_name(player, locale),
-                bid=result.bids[seat],
-                won=result.tricks[seat],
-                points=result.points[seat],
-                total=result.totals[seat],
-            )
+        values = [
+            str(result.bids[seat]),
+            str(result.tricks[seat]),
+            f"{result.points[seat]:+d}",
+            str(result.totals[seat]),
+        ]
+        row = _fit(plain_name(player, locale), NAME_WIDTH) + "".join(
+            " " + _right(value, width) for value, width in zip(values, widths, strict=True)
         )
+        lines.append(row + (" ✓" if result.bids[seat] == result.tricks[seat] else ""))
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def summary_embed(table: Table, result: RoundResult, locale: str | None) -> discord.Embed:
+    """The round's results as a score pad."""
     return discord.Embed(
         title=t(locale, "summary.title", round=result.round, rounds=table.game.rounds),
-        description="\n".join(lines),
+        description=score_pad(table, result, locale),
         colour=COLOUR,
     )
 
 
-def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
-    """(place, seat) from the highest score down; equal scores share a place."""
-    order = sorted(range(len(scores)), key=lambda seat: -scores[seat])
-    placed: list[tuple[int, int]] = []
-    for index, seat in enumerate(order):
-        if index and scores[seat] == scores[order[index - 1]]:
-            placed.append((placed[-1][0], seat))
-        else:
-            placed.append((index + 1, seat))
-    return placed
-
-
 def final_embed(table: Table, locale: str | None) -> discord.Embed:
     scores = table.game.scores
+    places = placings(scores)
+    order = sorted(range(len(scores)), key=lambda seat: (places[seat], seat))
     lines = [
-        t(locale, "final.line", place=place, name=_name(table.players[seat], locale), score=scores[seat])
-        for place, seat in standings(scores)
+        t(locale, "final.line", place=places[seat], name=_name(table.players[seat], locale), score=scores[seat])
+        for seat in order
     ]
     winners = [_name(table.players[seat], locale) for seat in table.game.winners()]
     key = "final.winner" if len(winners) == 1 else "final.winners"
     lines += ["", "🏆 " + t(locale, key, names=", ".join(winners))]
     return discord.Embed(title=t(locale, "final.title"), description="\n".join(lines), colour=discord.Colour.gold())
+
+
+def final_view(table: Table, locale: str | None) -> discord.ui.View:
+    """The buttons under the final standings: the game's record, and a rematch."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _button(
+            _ids.build(_ids.RecordId(table.id)),
+            t(locale, "final.record"),
+            style=discord.ButtonStyle.secondary,
+            emoji="📜",
+        )
+    )
+    view.add_item(
+        _button(
+            _ids.build(_ids.RematchId(table.id)),
+            t(locale, "final.rematch"),
+            style=discord.ButtonStyle.success,
+            emoji="🔁",
+        )
+    )
+    return view
 
 
 def dm_closed_text(players: Sequence[Player], locale: str | None) -> str:

@@ -175,14 +175,36 @@ def test_the_largest_hands_and_bids_fit_discords_button_limits(players: int, rou
     assert sum(len(row["components"]) for row in rows) == round_number
 
 
-def test_the_round_summary_marks_exact_bids_and_shows_points_and_totals() -> None:
+def test_the_score_pad_aligns_bid_took_points_and_total_and_marks_exact_bids() -> None:
     result = RoundResult(2, bids=(1, 0, 2), tricks=(1, 1, 0), points=(30, -10, -20), totals=(50, -10, 0))
-    text = _render.summary_embed(make_table(Game(3, 0)), result, LOCALE).description or ""
-    assert text.splitlines() == [
-        "✅ **Ann**: bid 1, took 1 → +30 (total 50)",
-        "❌ **Bo\\_b\\***: bid 0, took 1 → -10 (total -10)",
-        "❌ **Cy**: bid 2, took 0 → -20 (total 0)",
+    pad = _render.score_pad(make_table(Game(3, 0)), result, LOCALE)
+    assert pad.splitlines() == [
+        "```",
+        "Player            Bid   Took Points  Total",
+        "Ann                 1      1    +30     50 ✓",
+        "Bo_b*               0      1    -10    -10",
+        "Cy                  2      0    -20      0",
+        "```",
     ]
+
+
+LONG_NAMES = ["Maximilian the Magnificent", "`tick`", "한국어이름이름", "Ψ" * 30, "Zoë", "Ed"]
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_score_pad_keeps_columns_aligned_with_long_names_and_negative_scores(players: int) -> None:
+    table = Table(
+        "00ab", 10, 20, 1, 300, [Player(i, name) for i, name in enumerate(LONG_NAMES[:players])], Game(players, 0)
+    )
+    result = RoundResult(
+        7, bids=(7,) * players, tricks=(0,) * players, points=(-70,) * players, totals=(-1230,) * players
+    )
+    rows = _render.score_pad(table, result, LOCALE).splitlines()[2:-1]
+    assert len(rows) == players
+    # Every row puts the numbers in the same columns, whatever the name (wide Korean letters count twice).
+    assert {_render._width(row) for row in rows} == {_render._width(rows[0])}
+    assert all(row.endswith("   -70  -1230") for row in rows)
+    assert "`" not in "".join(rows)  # a backtick in a name would end the code block
 
 
 def test_final_standings_share_places_and_the_win_on_a_tie() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.engine import Game, Options
@@ -80,3 +82,22 @@ async def test_the_host_adds_and_removes_computer_players_in_the_lobby(world: Wo
     reply = await refused.wait_response()
     assert reply.ephemeral
     assert "Only the host" in reply.text()
+
+
+async def test_the_end_shows_a_chart_and_offers_the_record_and_a_rematch(world: World) -> None:
+    recorder = await open_game(world, 3)
+    await recorder.play_to_end()
+    final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
+    assert final.attachment_names == ["totals.png"]
+    assert final.files["totals.png"][:8] == b"\x89PNG\r\n\x1a\n"
+    bob = world.people[1]
+    record = await (await world.driver.click(bob, final, "Game record")).wait_response()
+    assert record.ephemeral
+    [name] = record.attachment_names
+    data = json.loads(record.files[name])
+    assert Game.from_json(data["game"]).scores == data["scores"]
+    rematch = await (await world.driver.click(bob, final, "Rematch")).wait_response()
+    assert f"<@{world.people[0].id}>" in rematch.text()
+    assert f"<@{world.people[2].id}>" in rematch.text()
+    await (await world.driver.click(world.people[0], rematch, "Join")).wait_acked(3)
+    assert "Alice" in world.standin.messages[rematch.id].text()
