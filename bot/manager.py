@@ -199,7 +199,7 @@ class GameStopped:
     """A game was ended before its last round: by the host or a moderator, or because everyone left."""
 
     table: Table
-    by_user_id: int | None  # None when the game ended itself
+    by: Player | None  # None when the game ended itself
     reason: str = "stopped"  # or "abandoned": every person was away too long
 
 
@@ -747,8 +747,8 @@ class GameManager:
         log.info("game %s ended itself: everyone was away", table.id)
         self._emit(GameStopped(table, None, "abandoned"))
 
-    async def stop(self, game_id: str, user_id: int, *, is_moderator: bool) -> Table:
-        """End a game early: its host, or a member who may manage the server."""
+    async def stop(self, game_id: str, user_id: int, *, is_moderator: bool, name: str | None = None) -> Table:
+        """End a game early: its host, or a member who may manage the server (`name`, for the table)."""
         table = self.table(game_id)
         async with table.lock:
             if table.stopped or table.game.is_over:
@@ -760,7 +760,7 @@ class GameManager:
             table.stopped = True
             self._finish(table)
         log.info("game %s stopped by %s", table.id, user_id)
-        self._emit(GameStopped(table, user_id))
+        self._emit(GameStopped(table, Player(user_id, name or str(user_id))))
         return table
 
     async def _record_finished(

@@ -137,7 +137,9 @@ class WizardCog(commands.Cog, name="Wizard"):
             if current is None:
                 raise GameRefused(Refusal.NO_GAME)
             is_moderator = bool(interaction.permissions.manage_guild)
-            await self.manager.stop(current.id, interaction.user.id, is_moderator=is_moderator)
+            await self.manager.stop(
+                current.id, interaction.user.id, is_moderator=is_moderator, name=interaction.user.display_name
+            )
         except (GameRefused, RuleError) as error:
             await self._refuse(interaction, error)
             return

@@ -80,7 +80,7 @@ class _Final:
 
 @dataclass(frozen=True, slots=True)
 class _Stopped:
-    by_user_id: int | None
+    by: Player | None
     reason: str = "stopped"
 
 
@@ -131,7 +131,7 @@ class Presenter:
                 feed.push(_RefreshTable())
                 feed.push(_RefreshHands())
         elif isinstance(event, GameStopped):
-            self.feed(event.table).push(_Stopped(event.by_user_id, event.reason))
+            self.feed(event.table).push(_Stopped(event.by, event.reason))
         elif isinstance(event, PresenceChanged):
             feed = self.feed(event.table)
             feed.push(_RefreshTable())
@@ -252,7 +252,7 @@ class _Feed:
         elif isinstance(job, _Final):
             await self._final()
         elif isinstance(job, _Stopped):
-            await self._stop(job.by_user_id, job.reason)
+            await self._stop(job.by, job.reason)
 
     async def _final(self) -> None:
         """The final standings, with the chart of the totals and the record and rematch buttons."""
@@ -379,12 +379,7 @@ class _Feed:
         if self.table.game.is_over:
             await self._retire_all_hands()
 
-    async def _stop(self, by_user_id: int | None, reason: str) -> None:
-        by = None
-        if by_user_id is not None:
-            by = next(
-                (p for p in self.table.players if p.user_id == by_user_id), Player(by_user_id, f"<@{by_user_id}>")
-            )
+    async def _stop(self, by: Player | None, reason: str) -> None:
         await self._edit_table(embed=_render.closed_table_embed(self.table, self.locale, stopped_by=by), view=None)
         if reason == "abandoned":
             await self.channel.send(t(self.locale, "table.abandoned"))

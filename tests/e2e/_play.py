@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.engine import Action
+from bot.manager import Table
 from cogs.wizard import _ids
 from tests.e2e.conftest import World
-from tests.e2e.standin import StoredMessage, User
+from tests.e2e.standin import InteractionRecord, StoredMessage, User
 
 
 def action_buttons(message: StoredMessage) -> list[dict[str, object]]:
@@ -29,6 +33,69 @@ def latest_hand(world: World, user: User) -> StoredMessage | None:
     return messages[-1] if messages else None
 
 
+def has_hand_button(message: StoredMessage) -> bool:
+    """Whether a message carries an enabled "My hand" button (the live table does)."""
+    return any(
+        str(c.get("custom_id", "")).startswith(f"{_ids.PREFIX}hand:") and not c.get("disabled")
+        for c in message.all_components()
+    )
+
+
+def table_message(world: World) -> StoredMessage | None:
+    """The live table: the newest public message of the channel with a "My hand" button."""
+    tables = [m for m in world.driver.channel_view(world.channel) if has_hand_button(m)]
+    return tables[-1] if tables else None
+
+
+def shown_round(message: StoredMessage) -> int | None:
+    """The round a table or hand message shows, from its title ("… round 3 of 20")."""
+    for embed in message.embeds:
+        match = re.search(r"round (\d+) of \d+", str(embed.get("title", "")), re.IGNORECASE)
+        if match:
+            return int(match[1])
+    return None
+
+
+def versions(message: StoredMessage) -> list[StoredMessage]:
+    """Every version a message has had, oldest first, the current one last."""
+    return [StoredMessage(data) for data in message.history] + [message]
+
+
+def custom_ids_ever(message: StoredMessage) -> set[str]:
+    """Every custom_id any version of a message has carried."""
+    return {str(c["custom_id"]) for v in versions(message) for c in v.all_components() if "custom_id" in c}
+
+
+async def reply_text(record: InteractionRecord, user: User) -> str:
+    """The text of the private message that answered an interaction (asserting it was private to `user`)."""
+    reply = await record.wait_response()
+    assert record.callback_types == [4], f"{record.name!r} was answered with callbacks {record.callback_types}"
+    assert reply.ephemeral, f"the answer to {record.name!r} is public: {reply.text()!r}"
+    assert reply.ephemeral_to == user.id
+    return reply.text()
+
+
+async def start_game(world: World, seats: list[User], **options: Any) -> Table:
+    """seats[0] opens a game in the channel, the others join in order, the host starts it.
+
+    Returns the bot's table once the first table message is posted.
+    """
+    host, *others = seats
+    record = await world.driver.slash(host, world.channel, "wizard start", options=options or None)
+    lobby = await record.wait_response()
+    for person in others:
+        joined = await world.driver.click(person, lobby, "Join")
+        await joined.wait_acked(3)
+    started = await world.driver.click(host, lobby, "Start")
+    await started.wait_acked(3)
+    table = world.bot.manager.in_channel(world.channel.id)
+    assert isinstance(table, Table)
+    await world.standin.wait_for(
+        lambda: table.table_message_id is not None and table_message(world), 5, "the first table message"
+    )
+    return table
+
+
 @dataclass
 class Recorder:
     """Clicks through a game for the seated people and records each move as (user, action)."""
@@ -39,6 +106,8 @@ class Recorder:
     moves: list[tuple[User, Action]] = field(default_factory=list)
     # People who play from the ephemeral "My hand" message instead of DMs.
     via_table: set[int] = field(default_factory=set)
+    # How many moves each via-table person made (they alternate "My hand" and /wizard hand).
+    table_moves: int = 0
 
     def whose_turn(self) -> tuple[User, StoredMessage] | None:
         for user in self.seats:
@@ -49,18 +118,38 @@ class Recorder:
                 return user, message
         return None
 
+    def table_turn(self) -> tuple[User, StoredMessage] | None:
+        """A via-table person whose turn it is (by the bot's state), with the current round's table message."""
+        if not self.via_table:
+            return None
+        table = self.world.bot.manager.in_channel(self.world.channel.id)
+        if not isinstance(table, Table):
+            return None
+        player = table.player_to_move()
+        if player is None or player.user_id not in self.via_table:
+            return None
+        message = table_message(self.world)
+        if message is None or shown_round(message) != table.game.round:
+            return None
+        user = next(u for u in self.seats if u.id == player.user_id)
+        return user, message
+
     def finished(self) -> bool:
         return any("Final standings" in m.text() for m in self.world.driver.channel_view(self.world.channel))
 
     async def step(self) -> None:
         """Make the next move, whoever's it is; wait until it is someone's turn or the game ends."""
         found = await self.world.standin.wait_for(
-            lambda: self.whose_turn() or self.finished(), timeout=10, what="someone's turn"
+            lambda: self.whose_turn() or self.table_turn() or self.finished(), timeout=10, what="someone's turn"
         )
         if found is True:
             return
         user, message = found
-        button = self.rng.choice(action_buttons(message))
+        if user.id in self.via_table:
+            message = await self._open_hand(user, message)
+        buttons = action_buttons(message)
+        assert buttons, f"it is {user.name}'s turn but their hand has no enabled move: {message.text()!r}"
+        button = self.rng.choice(buttons)
         custom_id = str(button["custom_id"])
         record = await self.world.driver.click(user, message, custom_id)
         await record.wait_acked(3)
@@ -68,9 +157,31 @@ class Recorder:
         assert isinstance(parsed, _ids.ActionId)
         self.moves.append((user, parsed.action))
 
+    async def _open_hand(self, user: User, table: StoredMessage) -> StoredMessage:
+        """Show `user` their hand privately: alternately the table's "My hand" button and /wizard hand."""
+        self.table_moves += 1
+        if self.table_moves % 2:
+            record = await self.world.driver.click(user, table, "My hand")
+        else:
+            record = await self.world.driver.slash(user, self.world.channel, "wizard hand")
+        hand = await record.wait_response()
+        assert hand.ephemeral, f"{user.name}'s hand is not private"
+        assert hand.ephemeral_to == user.id
+        return hand
+
     async def play_to_end(self, max_moves: int = 2000) -> None:
         for _ in range(max_moves):
             if self.finished():
                 return
             await self.step()
         raise AssertionError("the game did not end")
+
+    async def play_until(self, condition: Callable[[], object], max_moves: int = 2000) -> None:
+        """Make moves until `condition()` holds (checked before each move)."""
+        for _ in range(max_moves):
+            if condition():
+                return
+            if self.finished():
+                raise AssertionError("the game ended before the condition held")
+            await self.step()
+        raise AssertionError("the condition never held")

@@ -200,6 +200,6 @@ async def test_a_game_whose_people_are_all_away_ends_itself(quick: Callable[...,
     table = await await_start(manager, turn_timer=QUICK)
     ended, _ = await recorder.wait_for(lambda e: isinstance(e, GameStopped))
     assert isinstance(ended, GameStopped)
-    assert (ended.by_user_id, ended.reason) == (None, "abandoned")
+    assert (ended.by, ended.reason) == (None, "abandoned")
     assert manager.in_channel(CHANNEL) is None
     assert table.stopped

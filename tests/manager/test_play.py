@@ -17,6 +17,7 @@ from bot.manager import (
     GameStarted,
     GameStopped,
     LobbyClosed,
+    Player,
     Refusal,
     Table,
 )
@@ -334,9 +335,9 @@ async def test_stop_by_host_or_moderator_ends_the_game(
     manager: GameManager, table: Table, recorder: Recorder, user_id: int, is_moderator: bool
 ) -> None:
     await step(manager, table, random.Random(5))
-    assert await manager.stop(table.id, user_id, is_moderator=is_moderator) is table
+    assert await manager.stop(table.id, user_id, is_moderator=is_moderator, name="Mod") is table
     assert table.stopped
-    assert recorder.events[-1] == GameStopped(table, user_id)
+    assert recorder.events[-1] == GameStopped(table, Player(user_id, "Mod"))
     assert manager.tables() == []
     assert manager.in_channel(CHANNEL) is None
 

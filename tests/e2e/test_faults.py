@@ -1,0 +1,239 @@
+"""Clicks that must be refused, clicks that race, and a Discord that misbehaves: the game stays right."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.engine import Game, Options, Phase
+from bot.i18n import card_name
+from bot.manager import Table
+from tests.e2e._play import (
+    Recorder,
+    action_buttons,
+    custom_ids_ever,
+    latest_hand,
+    reply_text,
+    start_game,
+    table_message,
+)
+from tests.e2e.conftest import GAME_SEED, World
+from tests.e2e.standin import StoredMessage, User
+
+NOT_YOUR_TURN = "It's not your turn."
+NOT_IN_GAME = "You are not playing in this game."
+STALE = "That button is from an earlier trick or round."
+BROKEN = "That button is not one of mine or is damaged, so nothing happened."
+
+
+async def three_player_game(world: World) -> tuple[Table, Recorder]:
+    seats = world.people[:3]
+    table = await start_game(world, seats)
+    return table, Recorder(world, seats)
+
+
+def to_move(table: Table, recorder: Recorder) -> User:
+    seat = table.game.to_move
+    assert seat is not None
+    return recorder.seats[seat]
+
+
+async def turn_hand(world: World, user: User) -> StoredMessage:
+    """The user's DM hand once it offers them a move."""
+    return await world.standin.wait_for(
+        lambda: (m := latest_hand(world, user)) and action_buttons(m) and m, 5, f"{user.name}'s move buttons"
+    )
+
+
+async def live_table(world: World) -> StoredMessage:
+    """The table message with its "My hand" button."""
+    return await world.standin.wait_for(lambda: table_message(world), 5, "the table message")
+
+
+async def first_trick(world: World) -> tuple[Table, Recorder]:
+    """A 3-player game after the bids of round 1: the leader is to play."""
+    table, recorder = await three_player_game(world)
+    await recorder.play_until(lambda: table.game.phase is Phase.PLAY)
+    return table, recorder
+
+
+# -- refusals --------------------------------------------------------------------------------
+
+
+async def test_a_card_clicked_out_of_turn_in_my_hand_is_refused(world: World) -> None:
+    table, recorder = await first_trick(world)
+    waiting = recorder.seats[((table.game.to_move or 0) + 1) % 3]
+    shown = await world.driver.click(waiting, await live_table(world), "My hand")
+    hand = await shown.wait_response()
+    card = hand.buttons()[0]
+    assert card["disabled"]
+    before = table.game.snapshot()
+
+    record = await world.driver.click_custom_id(waiting, hand, str(card["custom_id"]))
+
+    assert NOT_YOUR_TURN in await reply_text(record, waiting)
+    assert table.game.snapshot() == before
+
+
+async def test_an_outsider_clicking_my_hand_is_refused(world: World) -> None:
+    await three_player_game(world)
+    olga = world.outsider
+    record = await world.driver.click(olga, await live_table(world), "My hand")
+    assert NOT_IN_GAME in await reply_text(record, olga)
+
+
+async def test_an_outsider_forging_a_move_is_refused(world: World) -> None:
+    table, recorder = await three_player_game(world)
+    bidder = to_move(table, recorder)
+    legal_bid = str(action_buttons(await turn_hand(world, bidder))[0]["custom_id"])
+    olga = world.outsider
+    before = table.game.snapshot()
+
+    record = await world.driver.click_custom_id(olga, await live_table(world), legal_bid)
+
+    assert NOT_IN_GAME in await reply_text(record, olga)
+    assert table.game.snapshot() == before
+
+
+async def test_a_button_from_an_earlier_round_is_refused(world: World) -> None:
+    table, recorder = await three_player_game(world)
+    await recorder.play_until(lambda: table.game.round == 2)
+    bidder = to_move(table, recorder)
+    await turn_hand(world, bidder)
+    round_one = world.driver.dm_view(bidder)[0]
+    assert "round 1 of" in round_one.text()
+    old_bid = f"wz:bid:{table.id}:1:0:0"
+    assert old_bid in custom_ids_ever(round_one)
+    before = table.game.snapshot()
+
+    record = await world.driver.click_custom_id(bidder, round_one, old_bid)
+
+    assert STALE in await reply_text(record, bidder)
+    assert table.game.snapshot() == before
+
+
+async def test_a_button_from_an_earlier_trick_is_refused(world: World) -> None:
+    table, recorder = await three_player_game(world)
+    await recorder.play_until(lambda: table.game.round == 2 and len(table.game.tricks) == 1)
+    leader = to_move(table, recorder)
+    hand = await turn_hand(world, leader)
+    [card] = table.game.hands[table.game.to_move or 0]
+    old_card = f"wz:play:{table.id}:2:0:{card.code}"
+    assert old_card in custom_ids_ever(hand)
+    assert old_card not in {str(b["custom_id"]) for b in hand.buttons()}
+    before = table.game.snapshot()
+
+    record = await world.driver.click_custom_id(leader, hand, old_card)
+
+    assert STALE in await reply_text(record, leader)
+    assert table.game.snapshot() == before
+
+
+async def test_a_malformed_wizard_id_is_answered_and_changes_nothing(world: World) -> None:
+    table, recorder = await first_trick(world)
+    leader = to_move(table, recorder)
+    hand = await turn_hand(world, leader)
+    before = table.game.snapshot()
+
+    record = await world.driver.click_custom_id(leader, hand, "wz:play:zz")
+
+    assert BROKEN in await reply_text(record, leader)
+    assert table.game.snapshot() == before
+
+
+async def test_a_card_the_player_does_not_hold_is_refused(world: World) -> None:
+    table, recorder = await first_trick(world)
+    leader = to_move(table, recorder)
+    hand = await turn_hand(world, leader)
+    [elsewhere] = table.game.hands[((table.game.to_move or 0) + 1) % 3]
+    before = table.game.snapshot()
+
+    record = await world.driver.click_custom_id(leader, hand, f"wz:play:{table.id}:1:0:{elsewhere.code}")
+
+    assert "That card is not in your hand." in await reply_text(record, leader)
+    assert table.game.snapshot() == before
+
+
+async def test_a_foreign_custom_id_is_answered_and_changes_nothing(world: World) -> None:
+    table, recorder = await first_trick(world)
+    leader = to_move(table, recorder)
+    hand = await turn_hand(world, leader)
+    before = table.game.snapshot()
+
+    record = await world.driver.click_custom_id(leader, hand, "hello")
+
+    assert BROKEN in await reply_text(record, leader)
+    assert table.game.snapshot() == before
+
+
+# -- a double click --------------------------------------------------------------------------
+
+
+async def test_a_double_click_applies_the_move_once(world: World) -> None:
+    table, recorder = await three_player_game(world)
+    bidder = to_move(table, recorder)
+    hand = await turn_hand(world, bidder)
+    bid = str(action_buttons(hand)[0]["custom_id"])
+    moves = len(table.game.log)
+
+    records = await asyncio.gather(
+        world.driver.click(bidder, hand, bid), world.driver.click_custom_id(bidder, hand, bid)
+    )
+    for record in records:
+        assert await record.wait_acked(3) < 3
+
+    assert len(table.game.log) == moves + 1
+    assert sorted(r.callback_types for r in records) == [[4], [7]]
+    refused = next(r for r in records if r.callback_types == [4])
+    assert NOT_YOUR_TURN in await reply_text(refused, bidder)
+
+
+# -- Discord misbehaving ---------------------------------------------------------------------
+
+
+async def test_a_game_survives_rate_limited_message_edits(world: World) -> None:
+    seats = world.people[:6]
+    edits = r"/channels/\d+/messages/\d+"
+    rules = [world.standin.inject_429("PATCH", edits, count=3)]
+    table = await start_game(world, seats)
+    recorder = Recorder(world, seats)
+    # More bursts in the middle of the game and in its last round, whose table shows the end.
+    bursts = {table.game.rounds // 2, table.game.rounds}
+    while not recorder.finished():
+        if table.game.round in bursts:
+            bursts.remove(table.game.round)
+            rules.append(world.standin.inject_429("PATCH", edits, count=3))
+        await recorder.step()
+
+    assert [(rule.hits, rule.remaining) for rule in rules] == [(3, 0)] * 3
+    table_path = f"/channels/{world.channel.id}/messages/"
+    assert any(call.status == 429 and table_path in call.path for call in world.standin.rest_log)
+    seat = {user.id: index for index, user in enumerate(seats)}
+    replay = Game.replay(6, GAME_SEED, Options(), [(seat[user.id], action) for user, action in recorder.moves])
+    final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
+    for user, score in zip(seats, replay.scores, strict=True):
+        assert f"**{user.global_name}** — {score} points" in final.text()
+    last_table = world.standin.messages[table.table_message_id or 0]
+    last_trick = table.game.tricks[-1]
+    winner = seats[last_trick.winner].global_name
+    assert f"Round {table.game.rounds} is over." in last_table.text()
+    assert f"won by **{winner}** with {card_name(None, last_trick.winning_card)}" in last_table.text()
+    assert last_table.components == []
+    assert table_message(world) is None
+    assert all(action_buttons(m) == [] for user in seats for m in world.driver.dm_view(user))
+
+
+async def test_a_deleted_table_message_is_posted_again_and_the_game_goes_on(world: World) -> None:
+    table, recorder = await three_player_game(world)
+    old = table_message(world)
+    assert old is not None
+    await world.standin.delete_message(old)
+    bidder = to_move(table, recorder)
+
+    await recorder.step()
+
+    new = await world.standin.wait_for(lambda: table_message(world), 5, "a new table message")
+    assert new.id != old.id
+    assert f"**{bidder.global_name}** — bid {table.game.bids[recorder.seats.index(bidder)]}" in new.text()
+    await recorder.play_until(lambda: table.game.round == 2)
+    assert table.table_message_id in {m.id for m in world.driver.channel_view(world.channel)}
+    assert not any(m.id == old.id for m in world.driver.channel_view(world.channel))
