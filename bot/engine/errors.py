@@ -10,6 +10,7 @@ class Reason(enum.Enum):
 
     GAME_OVER = "game_over"
     NOT_YOUR_TURN = "not_your_turn"
+    ALREADY_BID = "already_bid"  # with hidden bids: a second bid from a seat in the same round
     WRONG_PHASE = "wrong_phase"
     UNKNOWN_ACTION = "unknown_action"
     BID_OUT_OF_RANGE = "bid_out_of_range"
@@ -30,7 +31,7 @@ class RuleError(ValueError):
 
 
 class NotYourTurnError(RuleError):
-    """The action came from a player whose turn it is not."""
+    """The action came from a player whose turn it is not (with hidden bids: who has already bid)."""
 
 
 class WrongPhaseError(RuleError):

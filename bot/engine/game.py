@@ -6,7 +6,7 @@ import enum
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Literal
 
 from . import rules
 from .actions import BIDS, CHOICES, PLAYS, Action, Bid, ChooseTrump, Play, action_from_json, action_to_json
@@ -25,19 +25,66 @@ from .rules import led_suit, legal_cards, trick_winner
 JSON_VERSION = 1
 
 
+SCHEDULES = ("full", "even")
+"""The values of `Options.schedule`."""
+
+_FLAGS = ("bids_may_not_add_up", "bids_may_add_up_in_round_one", "hidden_bids", "blind_first_round")
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
-    """House rules chosen when the game is created. Every variant is off by default."""
+    """House rules chosen when the game is created. Every variant is off by default.
+
+    Creating options checks them: ValueError for a value of the wrong type or out of range, and
+    for variants that cannot be combined: `hidden_bids` with `bids_may_not_add_up` (with hidden
+    bids there is no last bidder to restrict), and `blind_first_round` with the even schedule
+    (which never plays round 1). Whether `rounds` fits the number of players is checked by
+    `round_numbers` and so by `Game`.
+    """
 
     # The bids of a round may not add up to the number of cards dealt to each player, so the
     # last bidder cannot bid the value that would make them equal.
     bids_may_not_add_up: bool = False
+    # With `bids_may_not_add_up`: round 1 is exempt, so its last bidder may bid anything. Has no
+    # effect without `bids_may_not_add_up`.
+    bids_may_add_up_in_round_one: bool = False
+    # Everyone bids at once, in any order, and the bids are shown together when all are in: a
+    # player's observation shows only their own bid (and who has bid) until then.
+    hidden_bids: bool = False
+    # Play only the first this many rounds of the schedule (1 up to all of them); None: all.
+    rounds: int | None = None
+    # "full" plays every round (1, 2, 3, ... cards); "even" only the even ones (2, 4, 6, ...).
+    schedule: Literal["full", "even"] = "full"
+    # Round 1 is played blind: each player sees the others' cards but not their own.
+    blind_first_round: bool = False
+
+    def __post_init__(self) -> None:
+        for name in _FLAGS:
+            if type(getattr(self, name)) is not bool:
+                raise ValueError(f"option {name} must be true or false, not {getattr(self, name)!r}")
+        most = rules.round_count(rules.MIN_PLAYERS)
+        if self.rounds is not None and (type(self.rounds) is not int or not 1 <= self.rounds <= most):
+            raise ValueError(f"option rounds must be 1-{most} or None, not {self.rounds!r}")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"option schedule must be one of {SCHEDULES}, not {self.schedule!r}")
+        if self.hidden_bids and self.bids_may_not_add_up:
+            raise ValueError("hidden bids cannot be combined with bids that may not add up: nobody bids last")
+        if self.blind_first_round and self.schedule == "even":
+            raise ValueError("the blind first round needs round 1, which the even schedule does not play")
+
+    def round_numbers(self, players: int) -> tuple[int, ...]:
+        """The rounds `players` play with these options, each named by the cards dealt in it.
+
+        ValueError when `rounds` is more than the schedule has for that many players.
+        """
+        return rules.round_numbers(players, self.rounds, self.schedule == "even")
 
     def to_json(self) -> dict[str, Any]:
         return {field.name: getattr(self, field.name) for field in fields(self)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Options:
+        """Options from `to_json` output; a missing option (older JSON) takes its default."""
         known = {field.name for field in fields(cls)}
         unknown = set(data) - known
         if unknown:
@@ -106,13 +153,19 @@ class Applied:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """What one player may know: their own hand and the public table, nothing else."""
+    """What one player may know: their own hand and the public table, nothing else.
+
+    With hidden bids, `bids` shows only the seat's own bid until everyone has bid (`has_bid`
+    tells who has). In a blind round (`blind`), `hand` is empty and `others_cards` shows the
+    other seats' cards instead; the one legal play is then the seat's unseen card, which a
+    player interface must show face down.
+    """
 
     seat: int
     players: int
     options: Options
     round: int  # also the number of cards dealt to each player
-    rounds: int
+    rounds: int  # how many rounds the game plays
     phase: Phase
     dealer: int
     to_move: int | None
@@ -127,7 +180,16 @@ class Observation:
     tricks: tuple[TrickResult, ...]  # the finished tricks of this round
     scores: tuple[int, ...]
     history: tuple[RoundResult, ...]
-    legal: tuple[Action, ...]  # empty unless it is this player's turn
+    legal: tuple[Action, ...]  # empty unless this player may act now
+    round_numbers: tuple[int, ...]  # the rounds the game plays, by cards dealt: (1, 2, ...) or (2, 4, ...)
+    has_bid: tuple[bool, ...]  # which seats have bid this round
+    blind: bool  # this round is played blind: the own hand is hidden, the others' shown
+    others_cards: tuple[tuple[Card, ...], ...]  # in a blind round each seat's cards, the own empty; else ()
+
+    @property
+    def round_position(self) -> int:
+        """Which round of the game this is: 1 for the first round played, up to `rounds`."""
+        return self.round_numbers.index(self.round) + 1
 
 
 # Module-level names for the phases: looking an enum member up on its class costs ten times a
@@ -149,12 +211,16 @@ class Game:
     """One game of Wizard for 3-6 seats, numbered from 0.
 
     Chance comes only from the seed, so the seed and the ordered actions rebuild any game exactly.
+    A round is named by the number of cards it deals (`round`); `round_numbers` lists the rounds
+    the options make the game play and `rounds` counts them. `start_round` (by default the first
+    of them) and the keys of `deals` are such round numbers.
     """
 
     # Slots: the computer players copy and step games thousands of times per decision.
     __slots__ = (
         "_deals",
         "_playable",
+        "_position",
         "_rng",
         "bids",
         "dealer",
@@ -166,6 +232,7 @@ class Game:
         "phase",
         "players",
         "round",
+        "round_numbers",
         "rounds",
         "scores",
         "seed",
@@ -187,16 +254,21 @@ class Game:
         *,
         deals: Mapping[int, Deal] | None = None,
         first_dealer: int | None = None,
-        start_round: int = 1,
+        start_round: int | None = None,
     ) -> None:
         if not rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS:
             raise ValueError(f"Wizard is played by {rules.MIN_PLAYERS}-{rules.MAX_PLAYERS} players, not {players}")
         self.players = players
         self.seed = seed
         self.options = options
-        self.rounds = rules.round_count(players)
-        if not 1 <= start_round <= self.rounds:
-            raise ValueError(f"start_round must be 1-{self.rounds}")
+        self.round_numbers = options.round_numbers(players)
+        self.rounds = len(self.round_numbers)
+        # Where each round comes in the game, for the dealer's rotation and the next round.
+        self._position = {number: index for index, number in enumerate(self.round_numbers)}
+        if start_round is None:
+            start_round = self.round_numbers[0]
+        elif start_round not in self._position:
+            raise ValueError(f"start_round must be one of this game's rounds: {_describe(self.round_numbers)}")
         self.start_round = start_round
         self._deals = dict(deals or {})
         for number, deal in self._deals.items():
@@ -234,7 +306,7 @@ class Game:
     # -- dealing ---------------------------------------------------------------------------
 
     def _check_deal(self, number: int, deal: Deal) -> None:
-        if not self.start_round <= number <= self.rounds:
+        if number not in self._position or number < self.start_round:
             raise ValueError(f"no round {number} in this game")
         if len(deal.hands) != self.players or any(len(hand) != number for hand in deal.hands):
             raise ValueError(f"round {number} deals {number} cards to each of {self.players} players")
@@ -249,7 +321,8 @@ class Game:
             raise ValueError("a card is turned up exactly when some of the deck is left undealt")
 
     def _dealer_of(self, number: int) -> int:
-        return (self.first_dealer + number - self.start_round) % self.players
+        position = self._position
+        return (self.first_dealer + position[number] - position[self.start_round]) % self.players
 
     def _start_round(self, number: int) -> None:
         self.round = number
@@ -288,7 +361,10 @@ class Game:
 
     def forbidden_bid(self) -> int | None:
         """The bid the current bidder may not make under the variant, if any."""
-        if self.phase is not _BID or not self.options.bids_may_not_add_up:
+        options = self.options
+        if self.phase is not _BID or not options.bids_may_not_add_up:
+            return None
+        if self.round == 1 and options.bids_may_add_up_in_round_one:
             return None
         placed = [bid for bid in self.bids if bid is not None]
         if len(placed) != self.players - 1:
@@ -308,7 +384,10 @@ class Game:
         return playable
 
     def legal_actions(self) -> list[Action]:
-        """Every action the player to move may take now; empty when the game is over."""
+        """Every action the player to move may take now; empty when the game is over.
+
+        With hidden bids every seat in `pending_bidders()` has these same bids to choose from.
+        """
         phase = self.phase
         if phase is _PLAY:
             playable = self._playable
@@ -322,13 +401,37 @@ class Game:
             return list(CHOICES)
         return []
 
+    def legal_actions_for(self, seat: int) -> list[Action]:
+        """Every action `seat` may take now: empty unless the game waits for that seat."""
+        return self.legal_actions() if seat in self.waiting_for() else []
+
+    def pending_bidders(self) -> tuple[int, ...]:
+        """The seats yet to bid this round, in bidding order; empty outside the bidding.
+
+        With hidden bids each of them may bid now (`apply(Bid(n), by=seat)`); otherwise they bid
+        in this order and only the first, the seat to move, may bid now.
+        """
+        if self.phase is not _BID:
+            return ()
+        players, bids, first = self.players, self.bids, self.trick_leader
+        return tuple(seat for seat in ((first + i) % players for i in range(players)) if bids[seat] is None)
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seats that may act now: everyone yet to bid while hidden bids are made, otherwise
+        the seat to move; empty when the game is over."""
+        if self.phase is _BID and self.options.hidden_bids:
+            return self.pending_bidders()
+        return () if self.to_move is None else (self.to_move,)
+
     # -- applying actions ------------------------------------------------------------------
 
     def apply(self, action: Action, *, by: int | None = None) -> Applied:
         """Apply the action of the player to move (checked against `by` when given).
 
-        Legality is decided by the same functions as `legal_actions()`. An action outside them
-        raises a `RuleError` with the reason, and the state is unchanged.
+        With hidden bids, a bid may come from any seat yet to bid: name it with `by` (without
+        `by` the bid is the seat to move's). Legality is decided by the same functions as
+        `legal_actions()`. An action outside them raises a `RuleError` with the reason, and the
+        state is unchanged.
         """
         phase = self.phase
         if phase is _GAME_OVER:
@@ -336,7 +439,7 @@ class Game:
         seat = self.to_move
         assert seat is not None
         if by is not None and by != seat:
-            raise NotYourTurnError(Reason.NOT_YOUR_TURN, f"it is seat {seat}'s turn, not seat {by}'s")
+            seat = self._out_of_turn(by)
         kind = type(action)
         if kind is Play and phase is _PLAY:
             card = action.card  # type: ignore[union-attr]
@@ -366,6 +469,14 @@ class Game:
                 self.log.append((seat, choice))
                 return self._choose_trump(seat, choice)
         raise self._refusal(action)
+
+    def _out_of_turn(self, by: int) -> int:
+        """`by` when that seat may act although it is not the seat to move: a hidden bid."""
+        if self.phase is _BID and self.options.hidden_bids and type(by) is int and 0 <= by < self.players:
+            if self.bids[by] is None:
+                return by
+            raise NotYourTurnError(Reason.ALREADY_BID, f"seat {by} has already bid this round")
+        raise NotYourTurnError(Reason.NOT_YOUR_TURN, f"it is seat {self.to_move}'s turn, not seat {by}'s")
 
     def _refusal(self, action: object) -> RuleError:
         """The error explaining why an action outside `legal_actions()` is refused."""
@@ -398,7 +509,18 @@ class Game:
         return Applied(seat, action)
 
     def _bid(self, seat: int, action: Bid) -> Applied:
-        self.bids[seat] = action.tricks
+        bids = self.bids
+        bids[seat] = action.tricks
+        if self.options.hidden_bids:
+            # Bids come in any order: the seat to move is the first still to bid, and play
+            # starts from the leader once nobody is.
+            pending = self.pending_bidders()
+            if pending:
+                self.to_move = pending[0]
+            else:
+                self.phase = _PLAY
+                self.to_move = self.trick_leader
+            return _QUIET_BIDS[seat][action.tricks]
         next_seat = (seat + 1) % self.players
         if next_seat == self.trick_leader:  # everyone has bid
             self.phase = _PLAY
@@ -420,11 +542,12 @@ class Game:
             return Applied(seat, action, trick=result)
 
         scored = self._score_round()
-        if self.round == self.rounds:
+        position = self._position[self.round] + 1
+        if position == self.rounds:
             self.phase = _GAME_OVER
             self.to_move = None
             return Applied(seat, action, trick=result, round=scored, game_over=True)
-        self._start_round(self.round + 1)
+        self._start_round(self.round_numbers[position])
         return Applied(seat, action, trick=result, round=scored)
 
     def _score_round(self) -> RoundResult:
@@ -442,6 +565,16 @@ class Game:
     def is_over(self) -> bool:
         return self.phase is _GAME_OVER
 
+    @property
+    def round_position(self) -> int:
+        """Which round of the game this is: 1 for the first round played, up to `rounds`."""
+        return self._position[self.round] + 1
+
+    @property
+    def is_blind_round(self) -> bool:
+        """Whether the round in progress is played blind (round 1 under `blind_first_round`)."""
+        return self.round == 1 and self.options.blind_first_round and self.phase is not _GAME_OVER
+
     def winners(self) -> list[int]:
         """The seats with the highest total; a tie shares the win."""
         best = max(self.scores)
@@ -452,9 +585,18 @@ class Game:
         return tuple(((self.trick_leader + i) % self.players, card) for i, card in enumerate(self.trick))
 
     def observation(self, seat: int) -> Observation:
-        """What `seat` may see: their own hand and the public table, never another hand."""
+        """What `seat` may see: their own hand and the public table, never another hand.
+
+        Two variants change that: with hidden bids, the others' bids stay hidden until all are in;
+        in a blind round, the seat sees every other hand but not its own.
+        """
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat}")
+        hands = self.hands
+        bids = tuple(self.bids)
+        if self.options.hidden_bids and self.phase is _BID:
+            bids = tuple(bid if other == seat else None for other, bid in enumerate(bids))
+        blind = self.is_blind_round
         return Observation(
             seat=seat,
             players=self.players,
@@ -464,18 +606,24 @@ class Game:
             phase=self.phase,
             dealer=self.dealer,
             to_move=self.to_move,
-            hand=tuple(self.hands[seat]),
-            hand_sizes=tuple(len(hand) for hand in self.hands),
+            hand=() if blind else tuple(hands[seat]),
+            hand_sizes=tuple(len(hand) for hand in hands),
             turned_up=self.turned_up,
             trump=self.trump,
-            bids=tuple(self.bids),
+            bids=bids,
             tricks_won=tuple(self.tricks_won),
             trick_leader=self.trick_leader,
             trick=tuple(self.trick),
             tricks=tuple(self.tricks),
             scores=tuple(self.scores),
             history=tuple(self.history),
-            legal=tuple(self.legal_actions()) if seat == self.to_move else (),
+            legal=tuple(self.legal_actions_for(seat)),
+            round_numbers=self.round_numbers,
+            has_bid=tuple(bid is not None for bid in self.bids),
+            blind=blind,
+            others_cards=tuple(() if other == seat else tuple(hand) for other, hand in enumerate(hands))
+            if blind
+            else (),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -578,6 +726,13 @@ class Game:
         for seat, action in log:
             game.apply(action, by=seat)
         return game
+
+
+def _describe(numbers: tuple[int, ...]) -> str:
+    """Round numbers for a message: ``1-20`` when they run on, else ``2, 4, 6``."""
+    if numbers == tuple(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}-{numbers[-1]}"
+    return ", ".join(map(str, numbers))
 
 
 def deal_hands(cards: Sequence[Sequence[str]]) -> tuple[tuple[Card, ...], ...]:

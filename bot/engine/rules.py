@@ -22,6 +22,21 @@ def round_count(players: int) -> int:
     return DECK_SIZE // players
 
 
+def round_numbers(players: int, rounds: int | None = None, even: bool = False) -> tuple[int, ...]:
+    """The rounds a game plays, in order, each named by the cards dealt in it.
+
+    The full game deals 1, 2, ... up to `round_count(players)` cards; `even` keeps only the rounds
+    that deal an even number (2, 4, ...); `rounds` keeps only the first that many of those.
+    ValueError when `rounds` is below 1 or more than there are.
+    """
+    numbers = tuple(range(2 if even else 1, round_count(players) + 1, 2 if even else 1))
+    if rounds is not None:
+        if not 1 <= rounds <= len(numbers):
+            raise ValueError(f"{players} players can play 1-{len(numbers)} rounds of this schedule, not {rounds}")
+        numbers = numbers[:rounds]
+    return numbers
+
+
 def led_suit(trick: Sequence[Card]) -> Suit | None:
     """The suit that must be followed in a trick so far, or None when any card may be played.
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from bot.engine import Action, Applied, Card, Deal, Game, Options, Phase, Suit, deal_hands
@@ -65,13 +66,58 @@ def reference_bids(cards_per_player: int, bids: Sequence[int | None], variant: b
     return allowed
 
 
+# -- what an observation shows ---------------------------------------------------------------
+
+PUBLIC_CARD_FIELDS = {"trick", "tricks", "turned_up"}
+
+
+def reachable_cards(value: object) -> Iterator[Card]:
+    """Every card reachable from `value`; fails on a type it does not know, so nothing can hide a card."""
+    if isinstance(value, Card):
+        yield value
+    elif is_dataclass(value) and not isinstance(value, type):
+        for entry in fields(value):
+            yield from reachable_cards(getattr(value, entry.name))
+    elif isinstance(value, tuple | list | set | frozenset):
+        for item in value:
+            yield from reachable_cards(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from reachable_cards(key)
+            yield from reachable_cards(item)
+    elif not isinstance(value, str | int | float | enum.Enum | type(None)):
+        raise AssertionError(f"unexpected {type(value).__name__} in an observation")
+
+
+def private_cards(observation: object) -> list[Card]:
+    """The cards an observation shows, apart from the public table (tricks and the turned-up card)."""
+    assert is_dataclass(observation)
+    found: list[Card] = []
+    for name in (entry.name for entry in fields(observation)):
+        if name not in PUBLIC_CARD_FIELDS:
+            found.extend(reachable_cards(getattr(observation, name)))
+    return found
+
+
+def next_actor(game: Game, rng: random.Random) -> int:
+    """The seat to act next: the seat to move, or a random one of several that may act (hidden bids).
+
+    Draws from `rng` only when there is a choice, so games without hidden bids draw as before.
+    """
+    seats = game.waiting_for()
+    assert seats, "the game waits for nobody"
+    return seats[0] if len(seats) == 1 else rng.choice(seats)
+
+
 def play_out(game: Game, rng: random.Random, steps: int | None = None) -> list[tuple[int, Action]]:
-    """Apply random legal actions until the game ends (or `steps` were taken); return what was done."""
+    """Apply random legal actions until the game ends (or `steps` were taken); return what was done.
+
+    With hidden bids the bidders are taken in a random order.
+    """
     done: list[tuple[int, Action]] = []
     while not game.is_over and (steps is None or len(done) < steps):
-        seat = game.to_move
-        assert seat is not None
-        action = rng.choice(game.legal_actions())
+        seat = next_actor(game, rng)
+        action = rng.choice(game.legal_actions_for(seat))
         game.apply(action, by=seat)
         done.append((seat, action))
     return done
@@ -143,21 +189,32 @@ def _round_start(game: Game) -> RoundStart:
     )
 
 
-def record_game(players: int, seed: int, variant: bool, chooser_seed: int | None = None, checkpoints: int = 3) -> Trace:
-    """Play a whole game with random legal choices, recording every step and a few JSON checkpoints."""
-    options = Options(bids_may_not_add_up=variant)
+def record_game(
+    players: int,
+    seed: int,
+    variant: bool,
+    chooser_seed: int | None = None,
+    checkpoints: int = 3,
+    options: Options | None = None,
+) -> Trace:
+    """Play a whole game with random legal choices, recording every step and a few JSON checkpoints.
+
+    The game is played with `options` when given, else with "bids may not add up" set to `variant`.
+    With hidden bids the bidders are taken in a random order.
+    """
+    if options is None:
+        options = Options(bids_may_not_add_up=variant)
     game = Game(players, seed, options)
     rng = random.Random(seed * 1000 + players * 10 + variant if chooser_seed is None else chooser_seed)
-    total = sum(players * number for number in range(1, game.rounds + 1)) + players * game.rounds
+    total = sum(players * number for number in game.round_numbers) + players * game.rounds
     marks = set(rng.sample(range(total), checkpoints))  # the moments before these actions
     trace = Trace(players, seed, options, game, starts=[_round_start(game)])
     while not game.is_over:
         if len(trace.steps) in marks:
             text = json.dumps(game.to_json())
             trace.checkpoints.append(Checkpoint(len(trace.steps), text, game.snapshot()))
-        seat = game.to_move
-        assert seat is not None
-        legal = game.legal_actions()
+        seat = next_actor(game, rng)
+        legal = game.legal_actions_for(seat)
         action = rng.choice(legal)
         before = (game.round, game.phase, tuple(game.hands[seat]), tuple(game.trick), tuple(game.bids), game.trump)
         applied = game.apply(action, by=seat)

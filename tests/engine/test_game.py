@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import enum
 import json
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 import pytest
@@ -32,7 +30,7 @@ from bot.engine import (
     deal_hands,
 )
 from bot.engine.rules import round_count
-from tests.engine.support import apply_all, cards, deal, play_out
+from tests.engine.support import apply_all, cards, deal, play_out, private_cards, reachable_cards
 
 PLAIN = Options()
 VARIANT = Options(bids_may_not_add_up=True)
@@ -472,36 +470,6 @@ def test_the_game_ends_after_the_last_round() -> None:
 
 
 # -- what a player may see -------------------------------------------------------------------
-
-PUBLIC_CARD_FIELDS = {"trick", "tricks", "turned_up"}
-
-
-def reachable_cards(value: object) -> Iterator[Card]:
-    """Every card reachable from `value`; fails on a type it does not know, so nothing can hide a card."""
-    if isinstance(value, Card):
-        yield value
-    elif is_dataclass(value) and not isinstance(value, type):
-        for field in fields(value):
-            yield from reachable_cards(getattr(value, field.name))
-    elif isinstance(value, tuple | list | set | frozenset):
-        for item in value:
-            yield from reachable_cards(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from reachable_cards(key)
-            yield from reachable_cards(item)
-    elif not isinstance(value, str | int | float | enum.Enum | type(None)):
-        raise AssertionError(f"unexpected {type(value).__name__} in an observation")
-
-
-def private_cards(observation: object) -> list[Card]:
-    """The cards an observation shows, apart from the public table (tricks and the turned-up card)."""
-    assert is_dataclass(observation)
-    found: list[Card] = []
-    for field in fields(observation):
-        if field.name not in PUBLIC_CARD_FIELDS:
-            found.extend(reachable_cards(getattr(observation, field.name)))
-    return found
 
 
 def observed_states() -> Iterator[Game]:
