@@ -52,6 +52,7 @@ class Refusal(enum.Enum):
     NOT_ALLOWED = "not_allowed"
     BAD_TIMER = "bad_timer"
     NO_COMPUTER = "no_computer"
+    TOO_MANY_ROUNDS = "too_many_rounds"
     NOT_AWAY = "not_away"
 
 
@@ -505,6 +506,11 @@ class GameManager:
                 raise GameRefused(Refusal.NOT_HOST)
             if len(lobby.players) < rules.MIN_PLAYERS:
                 raise GameRefused(Refusal.NOT_ENOUGH_PLAYERS, least=rules.MIN_PLAYERS)
+            try:
+                lobby.options.round_numbers(len(lobby.players))
+            except ValueError:
+                # A shortened game of more rounds than this many players can be dealt.
+                raise GameRefused(Refusal.TOO_MANY_ROUNDS, most=rules.round_count(len(lobby.players))) from None
             seed = self._seed_source()
             game = Game(len(lobby.players), seed, lobby.options)
             table = Table(
@@ -657,34 +663,57 @@ class GameManager:
     # -- turns that play themselves: computer players, timers, people away ------------------
 
     def _next_deadline(self, table: Table, game: Game, away: set[int]) -> float | None:
-        """When the turn now starting runs out: None if the computer plays it or the game is over."""
-        seat = game.to_move
-        if seat is None or not table.players[seat].is_person or table.players[seat].user_id in away:
+        """When the turn now due runs out: None if only the computer plays it or the game is over.
+
+        Under hidden bids everyone bids at once against one deadline, kept until all are in.
+        """
+        people = [
+            seat
+            for seat in game.waiting_for()
+            if table.players[seat].is_person and table.players[seat].user_id not in away
+        ]
+        if not people:
             return None
+        if game.options.hidden_bids and game.pending_bidders() and table.turn_deadline is not None:
+            bidding_goes_on = len(game.pending_bidders()) < game.players
+            if bidding_goes_on:
+                return table.turn_deadline
         return time.time() + table.turn_timer
 
     def _schedule(self, table: Table) -> None:
-        """Set the timers of the turn in progress: a computer's move, or a person's reminder and timeout."""
+        """Set the timers of the turn in progress: a computer's move, or a person's reminder and timeout.
+
+        Usually one seat is due; under hidden bids every seat still to bid is.
+        """
         self._cancel_timers(table)
         game = table.game
-        if table.stopped or game.is_over or game.to_move is None:
+        if table.stopped or game.is_over:
             return
         loop = asyncio.get_running_loop()
         key = len(game.log)
-        seat = game.to_move
-        if table.plays_itself(seat):
+        due = game.waiting_for()
+        itself = [seat for seat in due if table.plays_itself(seat)]
+        people = [seat for seat in due if not table.plays_itself(seat)]
+        if itself:
+            # One automatic move at a time, at a readable pace; the next is scheduled after it.
+            seat = itself[0]
             by = "away" if table.players[seat].is_person else "computer"
-            table._timers.append(loop.call_later(self._computer_pace, self._fire, self._auto_move, table, key, by))
-        else:
+            table._timers.append(
+                loop.call_later(self._computer_pace, self._fire, self._auto_move, table, key, seat, by)
+            )
+        if people:
             if table.turn_deadline is None:
                 table.turn_deadline = time.time() + table.turn_timer
             left = table.turn_deadline - time.time()
             half = table.turn_timer / 2
-            if left > half:
-                table._timers.append(loop.call_later(left - half, self._remind, table, key, seat, half))
-            table._timers.append(loop.call_later(max(left, 0.0), self._fire, self._auto_move, table, key, "timeout"))
-        people = [player for player in table.players if player.is_person]
-        if people and all(player.user_id in table.away for player in people):
+            for seat in people:
+                if left > half:
+                    table._timers.append(loop.call_later(left - half, self._remind, table, key, seat, half))
+                table._timers.append(
+                    loop.call_later(max(left, 0.0), self._fire, self._auto_move, table, key, seat, "timeout")
+                )
+        humans = [player for player in table.players if player.is_person]
+        if humans and all(player.user_id in table.away for player in humans):
             table._timers.append(loop.call_later(self._abandon_seconds, self._fire, self._abandon, table))
 
     def _fire(self, work: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
@@ -697,16 +726,18 @@ class GameManager:
             timer.cancel()
         table._timers.clear()
 
+    def _due(self, table: Table, key: int, seat: int) -> bool:
+        """Whether a timer set when the log had `key` actions still has `seat`'s move to make."""
+        return not table.stopped and len(table.game.log) == key and seat in table.game.waiting_for()
+
     def _remind(self, table: Table, key: int, seat: int, left: float) -> None:
-        if not table.stopped and len(table.game.log) == key:
+        if self._due(table, key, seat):
             self._emit(TurnReminder(table, seat, left))
 
-    async def _auto_move(self, table: Table, key: int, by: str) -> None:
-        """The computer's move for the seat to move, if the game has not moved on meanwhile."""
-        if table.stopped or len(table.game.log) != key:
+    async def _auto_move(self, table: Table, key: int, seat: int, by: str) -> None:
+        """The computer's move for `seat`, if the game has not moved on meanwhile."""
+        if not self._due(table, key, seat):
             return
-        seat = table.game.to_move
-        assert seat is not None
         observation = table.game.observation(seat)
         brain = self._brain(table, seat)
         try:
@@ -718,7 +749,7 @@ class GameManager:
             )
             action = observation.legal[0]
         async with table.lock:
-            if table.stopped or len(table.game.log) != key:
+            if not self._due(table, key, seat):
                 return  # the person moved in time, or the game was stopped
             try:
                 await self._apply(table, seat, action, by)

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Game, Options, RuleError, action_from_json
+from bot.engine import Game, Options, Play, RuleError, action_from_json
 from bot.i18n import command_text, duration_text, t
 from bot.manager import DEFAULT_TURN_TIMER, STAND_IN_LEVEL, GameRefused, Lobby, Player, Refusal, Table
 from bot.records import game_record
@@ -83,6 +83,11 @@ class WizardCog(commands.Cog, name="Wizard"):
         turn_timer=command_text("command.wizard.start.turn_timer"),
         computer_players=command_text("command.wizard.start.computer_players"),
         computer_level=command_text("command.wizard.start.computer_level"),
+        bids_may_add_up_in_round_one=command_text("command.wizard.start.bids_may_add_up_in_round_one"),
+        hidden_bids=command_text("command.wizard.start.hidden_bids"),
+        rounds=command_text("command.wizard.start.rounds"),
+        even_rounds=command_text("command.wizard.start.even_rounds"),
+        blind_first_round=command_text("command.wizard.start.blind_first_round"),
     )
     @app_commands.choices(turn_timer=TURN_TIMERS)
     @app_commands.choices(computer_level=LEVELS)
@@ -93,12 +98,28 @@ class WizardCog(commands.Cog, name="Wizard"):
         turn_timer: app_commands.Choice[int] | None = None,
         computer_players: app_commands.Range[int, 0, 5] = 0,
         computer_level: app_commands.Choice[str] | None = None,
+        bids_may_add_up_in_round_one: bool = False,
+        hidden_bids: bool = False,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        even_rounds: bool = False,
+        blind_first_round: bool = False,
     ) -> None:
         """Open a new game of Wizard in this channel."""
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
         self.presenter.user_locales[interaction.user.id] = _locale(interaction)
-        options = Options(bids_may_not_add_up=bids_may_not_add_up)
+        try:
+            options = Options(
+                bids_may_not_add_up=bids_may_not_add_up,
+                bids_may_add_up_in_round_one=bids_may_add_up_in_round_one,
+                hidden_bids=hidden_bids,
+                rounds=rounds,
+                schedule="even" if even_rounds else "full",
+                blind_first_round=blind_first_round,
+            )
+        except ValueError:
+            await interaction.response.send_message(t(_locale(interaction), "error.bad_options"), ephemeral=True)
+            return
         timer = turn_timer.value if turn_timer is not None else DEFAULT_TURN_TIMER
         try:
             level = computer_level.value if computer_level is not None else STAND_IN_LEVEL
@@ -300,8 +321,16 @@ class WizardCog(commands.Cog, name="Wizard"):
 
     async def _action_click(self, interaction: Interaction, button: _ids.ActionId) -> None:
         table = self.manager.table(button.game)
+        action = button.action
+        if action is None:
+            # The face-down card of the blind first round: the player's only card, whatever it is.
+            seat = table.seat_of(interaction.user.id)
+            hand = table.game.hands[seat] if seat is not None else []
+            if len(hand) != 1:
+                raise GameRefused(Refusal.STALE)
+            action = Play(hand[0])
         applied = await self.manager.act(
-            button.game, interaction.user.id, button.action, round=button.round, trick=button.trick
+            button.game, interaction.user.id, action, round=button.round, trick=button.trick
         )
         locale = _locale(interaction)
         if applied.round is not None:

@@ -7,7 +7,8 @@
     wz:record:<game>                           the finished game's record, as a JSON file
     wz:rematch:<game>                          a new lobby with the same players and options
     wz:bid:<game>:<round>:<trick>:<tricks>     a bid
-    wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4)
+    wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4); U for the card a
+                                               player cannot see in the blind first round
     wz:trump:<game>:<round>:<trick>:<suit>     the dealer's trump choice (S, H, D, C)
     wz:board:<sort>:<page>                     a page of /leaderboard (sort: rating, wins, ...)
 
@@ -25,6 +26,7 @@ from bot.engine import Action, Bid, Card, ChooseTrump, Play, Suit
 
 PREFIX = "wz:"
 MAX_LENGTH = 100
+UNSEEN = "U"  # the id never names a card its player may not see
 LOBBY_OPS = ("join", "leave", "start", "cancel", "add_easy", "add_normal", "add_hard", "remove_computer")
 
 _GAME = r"[0-9a-f]{1,16}"
@@ -56,7 +58,7 @@ class ActionId:
     game: str
     round: int
     trick: int
-    action: Action
+    action: Action | None  # None: play the one card you cannot see (the blind first round)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +101,9 @@ def build(button: ButtonId) -> str:
         custom_id = f"{PREFIX}board:{button.sort}:{button.page}"
     else:
         action = button.action
-        if isinstance(action, Bid):
+        if action is None:
+            kind, value = "play", UNSEEN
+        elif isinstance(action, Bid):
             kind, value = "bid", str(action.tricks)
         elif isinstance(action, Play):
             kind, value = "play", action.card.code
@@ -129,13 +133,13 @@ def parse(custom_id: str) -> ButtonId:
         return BoardId(match["sort"], int(match["page"]))
     if match := _ACTION.fullmatch(body):
         value = match["value"]
-        action: Action
+        action: Action | None
         if match["kind"] == "bid":
             if not value.isdigit():
                 raise ValueError(f"not a bid: {value!r}")
             action = Bid(int(value))
         elif match["kind"] == "play":
-            action = Play(Card.parse(value))
+            action = None if value == UNSEEN else Play(Card.parse(value))
         else:
             action = ChooseTrump(Suit(value))
         return ActionId(match["game"], int(match["round"]), int(match["trick"]), action)

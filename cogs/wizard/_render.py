@@ -14,6 +14,7 @@ from bot.engine import (
     ChooseTrump,
     Kind,
     Observation,
+    Options,
     Phase,
     Play,
     RoundResult,
@@ -78,10 +79,32 @@ def lobby_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
     return embed
 
 
+def position(table: Table, round_number: int) -> int:
+    """Which round of the game deals `round_number` cards (they differ in a shortened game)."""
+    return table.game.round_numbers.index(round_number) + 1
+
+
+def house_rules(options: Options, locale: str | None) -> list[str]:
+    """The variants in force, one line each; empty for the standard rules."""
+    lines = []
+    if options.bids_may_not_add_up:
+        key = "option.variant.on_but_round_one" if options.bids_may_add_up_in_round_one else "option.variant.on"
+        lines.append(t(locale, key))
+    if options.hidden_bids:
+        lines.append(t(locale, "option.hidden_bids"))
+    if options.schedule == "even":
+        lines.append(t(locale, "option.even_rounds"))
+    if options.rounds is not None:
+        lines.append(t(locale, "option.rounds", n=options.rounds))
+    if options.blind_first_round:
+        lines.append(t(locale, "option.blind_first_round"))
+    return lines
+
+
 def options_text(lobby: Lobby | Table, locale: str | None) -> str:
     options = lobby.options if isinstance(lobby, Lobby) else lobby.game.options
-    variant = "option.variant.on" if options.bids_may_not_add_up else "option.variant.off"
-    return f"{t(locale, variant)}\n{t(locale, 'option.timer', time=duration(locale, round(lobby.turn_timer)))}"
+    rules = house_rules(options, locale) or [t(locale, "option.standard")]
+    return "\n".join([*rules, t(locale, "option.timer", time=duration(locale, round(lobby.turn_timer)))])
 
 
 def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
@@ -140,6 +163,8 @@ def _trump_line(observation: Observation, players: Sequence[Player], locale: str
 def _turn_text(observation: Observation, players: Sequence[Player], locale: str | None) -> str:
     if observation.to_move is None:
         return t(locale, "table.game_over")
+    if observation.phase is Phase.BID and observation.options.hidden_bids:
+        return t(locale, "table.turn.hidden_bids")
     return t(locale, f"table.turn.{observation.phase.value}", name=_name(players[observation.to_move], locale))
 
 
@@ -149,32 +174,43 @@ def table_embed(table: Table, locale: str | None) -> discord.Embed:
     # The public part of any seat's observation is the same; seat 0's hand is never shown here.
     observation = game.observation(0)
     players = table.players
+    # Hidden bids stay hidden until all are in: the table shows only who has bid (seat 0's
+    # observation knows its own bid, which must not show here).
+    hidden = observation.phase is Phase.BID and game.options.hidden_bids
     bids = [bid for bid in observation.bids if bid is not None]
-    lines = [
-        _trump_line(observation, players, locale),
-        t(locale, "table.bids", total=sum(bids), tricks=observation.round),
-        "",
-    ]
+    if hidden:
+        bid_line = t(locale, "table.bids.hidden", done=sum(observation.has_bid), players=game.players)
+    else:
+        bid_line = t(locale, "table.bids", total=sum(bids), tricks=observation.round)
+    lines = [_trump_line(observation, players, locale), bid_line, ""]
+    waiting = set(game.waiting_for())
     for seat, player in enumerate(players):
         bid = observation.bids[seat]
-        marker = "▶ " if seat == observation.to_move else ""
+        marker = "▶ " if seat in waiting else ""
+        if hidden:
+            shown: object = "✓" if observation.has_bid[seat] else t(locale, "table.bid.none")
+        else:
+            shown = t(locale, "table.bid.none") if bid is None else bid
         line = t(
             locale,
             "table.player_line",
             marker=marker,
             name=_name(player, locale),
-            bid=t(locale, "table.bid.none") if bid is None else bid,
+            bid=shown,
             won=observation.tricks_won[seat],
             score=observation.scores[seat],
         )
         if player.user_id in table.away:
             line += " " + t(locale, "table.away_marker")
         lines.append(line)
+    rules = house_rules(game.options, locale)
+    if rules:
+        lines += ["", "📜 " + " · ".join(rules)]
     if table.stand_in is not None:
         seat, by = table.stand_in
         lines += ["", "🤖 " + t(locale, f"table.stand_in.{by}", name=_name(players[seat], locale))]
     embed = discord.Embed(
-        title=t(locale, "table.title", round=observation.round, rounds=observation.rounds),
+        title=t(locale, "table.title", round=observation.round_position, rounds=observation.rounds),
         description="\n".join(lines),
         colour=COLOUR,
     )
@@ -226,8 +262,8 @@ def back_button(table: Table, locale: str | None) -> WizardButton:
 def round_over_embed(table: Table, result: RoundResult, last: TrickResult, locale: str | None) -> discord.Embed:
     """What a round's table message becomes when the round ends: its last trick, no buttons."""
     embed = discord.Embed(
-        title=t(locale, "table.title", round=result.round, rounds=table.game.rounds),
-        description=t(locale, "table.round_over", round=result.round),
+        title=t(locale, "table.title", round=position(table, result.round), rounds=table.game.rounds),
+        description=t(locale, "table.round_over", round=position(table, result.round)),
     )
     embed.add_field(name=t(locale, "table.last_trick"), value=last_trick_text(last, table.players, locale))
     return embed
@@ -292,7 +328,7 @@ def score_pad(table: Table, result: RoundResult, locale: str | None) -> str:
 def summary_embed(table: Table, result: RoundResult, locale: str | None) -> discord.Embed:
     """The round's results as a score pad."""
     return discord.Embed(
-        title=t(locale, "summary.title", round=result.round, rounds=table.game.rounds),
+        title=t(locale, "summary.title", round=position(table, result.round), rounds=table.game.rounds),
         description=score_pad(table, result, locale),
         colour=COLOUR,
     )
@@ -344,11 +380,18 @@ def dm_closed_text(players: Sequence[Player], locale: str | None) -> str:
 def hand_embed(table: Table, observation: Observation, locale: str | None) -> discord.Embed:
     """A player's private view: their cards, trump, their bid, and what they may do now."""
     cards = sorted(observation.hand, key=sort_key)
-    lines = [
-        t(locale, "hand.where", channel=table.channel_id),
-        " ".join(card_name(locale, card) for card in cards) or t(locale, "hand.empty"),
-        "",
-    ]
+    lines = [t(locale, "hand.where", channel=table.channel_id)]
+    if observation.blind:
+        # The blind first round: your own card is hidden from you, the others' are not.
+        lines.append(t(locale, "hand.blind"))
+        lines += [
+            f"{_name(table.players[seat], locale)}: {' '.join(card_name(locale, card) for card in held)}"
+            for seat, held in enumerate(observation.others_cards)
+            if held
+        ]
+    else:
+        lines.append(" ".join(card_name(locale, card) for card in cards) or t(locale, "hand.empty"))
+    lines.append("")
     if observation.phase is Phase.CHOOSE_TRUMP:
         lines.append(t(locale, "table.trump.pending"))
     elif observation.trump is None:
@@ -360,7 +403,7 @@ def hand_embed(table: Table, observation: Observation, locale: str | None) -> di
         lines.append(t(locale, "hand.your_bid", bid=bid, won=observation.tricks_won[observation.seat]))
     lines += ["", prompt_text(table, observation, locale)]
     return discord.Embed(
-        title=t(locale, "hand.title", round=observation.round, rounds=observation.rounds),
+        title=t(locale, "hand.title", round=observation.round_position, rounds=observation.rounds),
         description="\n".join(lines),
         colour=COLOUR,
     )
@@ -369,7 +412,7 @@ def hand_embed(table: Table, observation: Observation, locale: str | None) -> di
 def hand_over_embed(table: Table, round_number: int, locale: str | None) -> discord.Embed:
     """What a hand message becomes when its round is over."""
     return discord.Embed(
-        title=t(locale, "hand.title", round=round_number, rounds=table.game.rounds),
+        title=t(locale, "hand.title", round=position(table, round_number), rounds=table.game.rounds),
         description=t(locale, "hand.prompt.over"),
     )
 
@@ -379,7 +422,9 @@ def prompt_text(table: Table, observation: Observation, locale: str | None) -> s
         return t(locale, "hand.prompt.over")
     if table.players[observation.seat].user_id in table.away:
         return t(locale, "hand.prompt.away")
-    if observation.to_move != observation.seat:
+    if not observation.legal:
+        if observation.phase is Phase.BID and observation.options.hidden_bids:
+            return t(locale, "hand.prompt.wait_bids")
         return t(locale, "hand.prompt.wait", name=_name(table.players[observation.to_move], locale))
     if observation.phase is Phase.BID:
         forbidden = _forbidden(observation)
@@ -409,12 +454,26 @@ def hand_view(table: Table, observation: Observation, locale: str | None) -> dis
 
 
 def _moves_view(table: Table, observation: Observation, locale: str | None) -> discord.ui.View | None:
-    my_turn = observation.to_move == observation.seat
+    # Usually only the player to move may act; under hidden bids everyone still to bid may.
+    my_turn = bool(observation.legal)
     trick = len(observation.tricks)
     view = discord.ui.View(timeout=None)
 
-    def action_id(action: ChooseTrump | Bid | Play) -> str:
+    def action_id(action: ChooseTrump | Bid | Play | None) -> str:
         return _ids.build(_ids.ActionId(table.id, observation.round, trick, action))
+
+    if observation.blind and observation.phase is Phase.PLAY:
+        # One face-down card: its button does not say which card it is.
+        view.add_item(
+            _button(
+                action_id(None),
+                t(locale, "card.face_down"),
+                style=discord.ButtonStyle.secondary,
+                emoji="🂠",
+                disabled=not my_turn,
+            )
+        )
+        return view
 
     if my_turn and observation.phase is Phase.CHOOSE_TRUMP:
         for suit in Suit:

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from bot.engine import Game
+from bot.engine import Game, Options
 from bot.manager import (
     MISSES_BEFORE_AWAY,
     ActionApplied,
@@ -31,8 +31,11 @@ async def quick() -> AsyncIterator[Callable[..., GameManager]]:
     made: list[GameManager] = []
 
     def make(**kwargs: float) -> GameManager:
-        options: dict[str, object] = {"seed_source": lambda: SEED, "computer_pace": 0.0,
-                                      "turn_timer_range": (0.01, 86400.0)}  # fmt: skip
+        options: dict[str, object] = {
+            "seed_source": lambda: SEED,
+            "computer_pace": 0.0,
+            "turn_timer_range": (0.01, 86400.0),
+        }
         manager = GameManager(**(options | kwargs))  # type: ignore[arg-type]
         made.append(manager)
         return manager
@@ -203,3 +206,46 @@ async def test_a_game_whose_people_are_all_away_ends_itself(quick: Callable[...,
     assert (ended.by, ended.reason) == (None, "abandoned")
     assert manager.in_channel(CHANNEL) is None
     assert table.stopped
+
+
+async def test_under_hidden_bids_a_person_plays_a_whole_game_with_computers(quick: Callable[..., GameManager]) -> None:
+    manager = quick()
+    recorder = Recorder()
+    manager.subscribe(recorder)
+    options = Options(hidden_bids=True, rounds=6)
+    lobby = await manager.open_lobby(GUILD, CHANNEL, PEOPLE[0], options, 300, computers=["normal", "hard"])
+    table = await manager.start(lobby.id, lobby.host_id)
+    seat = table.seat_of(PEOPLE[0].user_id)
+    while not table.game.is_over:
+        await recorder.wait_for(lambda _: table.game.is_over or seat in table.game.waiting_for())
+        if not table.game.is_over:
+            action = table.game.legal_actions_for(seat)[0]
+            await manager.act(table.id, PEOPLE[0].user_id, action, **current(table))
+    assert table.game.rounds == 6
+    assert Game.replay(3, SEED, options, table.game.log).scores == table.game.scores
+
+
+async def test_under_hidden_bids_the_timer_bids_for_everyone_who_did_not(quick: Callable[..., GameManager]) -> None:
+    manager = quick()
+    recorder = Recorder()
+    manager.subscribe(recorder)
+    lobby = await open_with(manager, 3, options=Options(hidden_bids=True), turn_timer=QUICK)  # type: ignore[arg-type]
+    table = await manager.start(lobby.id, lobby.host_id)
+    waiting = table.game.waiting_for()
+    assert len(waiting) == 3  # everyone bids at once
+    first = waiting[1]
+    await manager.act(table.id, table.players[first].user_id, table.game.legal_actions_for(first)[0], **current(table))
+    await recorder.wait_for(lambda _: not table.game.pending_bidders())
+    timed_out = sorted(e.applied.seat for e in recorder.of(ActionApplied) if e.by == "timeout")
+    assert timed_out == sorted(set(waiting) - {first})
+
+
+async def test_a_shortened_game_longer_than_the_deck_allows_is_refused_at_start(
+    quick: Callable[..., GameManager],
+) -> None:
+    manager = quick()
+    lobby = await open_with(manager, 6, options=Options(rounds=12))
+    with pytest.raises(GameRefused) as refused:
+        await manager.start(lobby.id, lobby.host_id)
+    assert refused.value.refusal is Refusal.TOO_MANY_ROUNDS
+    assert refused.value.details == {"most": 10}

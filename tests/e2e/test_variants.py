@@ -1,0 +1,69 @@
+"""A whole game for each variant, clicked through the stand-in from /wizard start to the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.engine import Game, Options
+from tests.e2e._play import Recorder, start_game
+from tests.e2e.conftest import World
+
+VARIANTS: dict[str, tuple[dict[str, Any], Options]] = {
+    "bids may not add up, except round 1": (
+        {"bids_may_not_add_up": True, "bids_may_add_up_in_round_one": True, "rounds": 4},
+        Options(bids_may_not_add_up=True, bids_may_add_up_in_round_one=True, rounds=4),
+    ),
+    "hidden bids": ({"hidden_bids": True, "rounds": 4}, Options(hidden_bids=True, rounds=4)),
+    "first 3 rounds": ({"rounds": 3}, Options(rounds=3)),
+    "even rounds": ({"even_rounds": True, "rounds": 3}, Options(schedule="even", rounds=3)),
+    "blind first round": ({"blind_first_round": True, "rounds": 3}, Options(blind_first_round=True, rounds=3)),
+}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+async def test_a_whole_game_with_each_variant(world: World, variant: str) -> None:
+    given, options = VARIANTS[variant]
+    seats = world.people[:3]
+    table = await start_game(world, seats, **given)
+    assert table.game.options == options
+    recorder = Recorder(world, seats)
+    await recorder.play_to_end()
+    assert table.game.is_over
+    assert table.game.rounds == len(options.round_numbers(3))
+    # The log the bot kept replays to the same game in the engine.
+    assert Game.replay(3, table.game.seed, options, table.game.log).scores == table.game.scores
+    summaries = [m for m in world.driver.channel_view(world.channel) if "results" in m.text()]
+    assert len(summaries) == table.game.rounds
+    final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
+    for user, score in zip(seats, table.game.scores, strict=True):
+        assert f"**{user.global_name or user.name}** — {score} points" in final.text()
+
+
+async def test_hidden_bids_stay_hidden_until_everyone_has_bid(world: World) -> None:
+    seats = world.people[:3]
+    table = await start_game(world, seats, hidden_bids=True)
+    recorder = Recorder(world, seats)
+    await recorder.step()  # one bid
+    bids = table.game.bids
+    [bidder] = [seat for seat, bid in enumerate(bids) if bid is not None]
+    await world.standin.wait_for(
+        lambda: any("Hidden bids: 1 of 3 are in" in m.text() for m in world.driver.channel_view(world.channel)),
+        timeout=5,
+        what="the table to count the bid",
+    )
+    # Nobody but the bidder can see the bid's value anywhere.
+    for seat, user in enumerate(seats):
+        if seat != bidder:
+            seen = " ".join(m.text() for m in world.driver.visible(user, world.channel))
+            assert f"Your bid: {bids[bidder]}" not in seen
+
+
+async def test_a_combination_of_variants_that_cannot_work_is_refused(world: World) -> None:
+    record = await world.driver.slash(
+        world.people[0], world.channel, "wizard start", options={"hidden_bids": True, "bids_may_not_add_up": True}
+    )
+    reply = await record.wait_response()
+    assert reply.ephemeral
+    assert "don't go together" in reply.text()
