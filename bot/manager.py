@@ -476,6 +476,19 @@ class GameManager:
         self._touch(lobby)
         return lobby
 
+    async def set_options(self, lobby_id: str, user_id: int, options: Options) -> Lobby:
+        """The host changes the house rules before the game starts."""
+        lobby = self.lobby(lobby_id)
+        async with lobby.lock:
+            self._check_open(lobby)
+            if user_id != lobby.host_id:
+                raise GameRefused(Refusal.NOT_HOST)
+            if self.repository is not None:
+                await self.repository.update_lobby_options(lobby.id, options.to_json())
+            lobby.options = options
+        self._touch(lobby)
+        return lobby
+
     async def _store_lobby(self, lobby: Lobby, host_id: int, players: list[Player]) -> None:
         """Write the lobby's new host and players, then change them in memory."""
         if self.repository is not None:

@@ -94,6 +94,18 @@ class FinalSeat:
     computer: bool = False  # computer players have results but no statistics
 
 
+@dataclass(frozen=True, slots=True)
+class GuildSettingsRecord:
+    """A server's defaults for new games as stored; `bot.guild_settings.GuildSettings` gives them meaning."""
+
+    options: dict[str, Any]  # the engine's Options as JSON
+    turn_timer: float
+    computer_level: str
+    language: str | None  # None: the server's Discord locale
+    channels: tuple[int, ...]  # where games may be started; empty: anywhere
+    updated_at: float = 0.0  # set by the repository when saved
+
+
 class Sort(enum.Enum):
     """What the leaderboard is ordered by."""
 
@@ -234,6 +246,13 @@ class Repository:
         )
         await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await self._write_seats(game_id, seats)
+        await self._db.commit()
+
+    async def update_lobby_options(self, game_id: str, options: dict[str, Any]) -> None:
+        """Store the house rules the host chose in the lobby; this also restarts its idle clock."""
+        await self._db.execute(
+            "UPDATE games SET options = ?, updated_at = ? WHERE id = ?", (json.dumps(options), time.time(), game_id)
+        )
         await self._db.commit()
 
     async def _write_seats(self, game_id: str, seats: Iterable[SeatRecord]) -> None:
@@ -563,4 +582,54 @@ class Repository:
             under=row["under"],
             rating=row["rating"],
             by_hand_size=sizes,
+        )
+
+    # -- server settings -----------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
+        """A server's stored settings; None when it never changed any."""
+        async with self._db.execute("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else self._settings_record(row)
+
+    async def all_guild_settings(self) -> dict[int, GuildSettingsRecord]:
+        """Every server's stored settings by server id: what start-up loads."""
+        async with self._db.execute("SELECT * FROM guild_settings ORDER BY guild_id") as cursor:
+            return {row["guild_id"]: self._settings_record(row) for row in await cursor.fetchall()}
+
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettingsRecord) -> None:
+        """Store a server's settings in place of any it had (`updated_at` is set to now)."""
+        await self._db.execute(
+            """
+            INSERT INTO guild_settings (guild_id, options, turn_timer, computer_level, language, channels, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (guild_id) DO UPDATE SET
+                options = excluded.options,
+                turn_timer = excluded.turn_timer,
+                computer_level = excluded.computer_level,
+                language = excluded.language,
+                channels = excluded.channels,
+                updated_at = excluded.updated_at
+            """,
+            (
+                guild_id,
+                json.dumps(settings.options),
+                settings.turn_timer,
+                settings.computer_level,
+                settings.language,
+                json.dumps(list(settings.channels)),
+                time.time(),
+            ),
+        )
+        await self._db.commit()
+
+    @staticmethod
+    def _settings_record(row: sqlite3.Row) -> GuildSettingsRecord:
+        return GuildSettingsRecord(
+            options=json.loads(row["options"]),
+            turn_timer=row["turn_timer"],
+            computer_level=row["computer_level"],
+            language=row["language"],
+            channels=tuple(int(channel) for channel in json.loads(row["channels"])),
+            updated_at=row["updated_at"],
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import logging
@@ -46,6 +47,22 @@ def _public_locale(interaction: Interaction) -> str | None:
 
 def _player(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name)
+
+
+def switched(options: Options, op: str) -> Options:
+    """The house rules after the host pressed one of the lobby's switches; ValueError if they clash."""
+    if op == "rule_length":
+        lengths = list(_render.LENGTHS)
+        now = (options.rounds, options.schedule)
+        rounds, schedule = lengths[(lengths.index(now) + 1) % len(lengths)] if now in lengths else lengths[0]
+        return dataclasses.replace(options, rounds=rounds, schedule=schedule)
+    if op == "rule_add_up":
+        return dataclasses.replace(options, bids_may_not_add_up=not options.bids_may_not_add_up)
+    if op == "rule_round_one":
+        return dataclasses.replace(options, bids_may_add_up_in_round_one=not options.bids_may_add_up_in_round_one)
+    if op == "rule_hidden":
+        return dataclasses.replace(options, hidden_bids=not options.hidden_bids)
+    return dataclasses.replace(options, blind_first_round=not options.blind_first_round)
 
 
 def _message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
@@ -233,6 +250,14 @@ class WizardCog(commands.Cog, name="Wizard"):
             lobby = await self.manager.add_computer(button.game, user.id, button.op.removeprefix("add_"))
         elif button.op == "remove_computer":
             lobby = await self.manager.remove_computer(button.game, user.id)
+        elif button.op in _ids.RULE_OPS:
+            lobby = self.manager.lobby(button.game)
+            try:
+                options = switched(lobby.options, button.op)
+            except ValueError:
+                await interaction.response.send_message(t(_locale(interaction), "error.bad_options"), ephemeral=True)
+                return
+            lobby = await self.manager.set_options(button.game, user.id, options)
         else:
             lobby = self.manager.lobby(button.game)
             await self.manager.start(button.game, user.id)

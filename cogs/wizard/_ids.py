@@ -1,7 +1,9 @@
 """The one custom_id scheme of the bot's buttons, built and parsed only here.
 
     wz:lobby:<game>:<op>                       op: join, leave, start, cancel, add_easy, add_normal,
-                                               add_hard, remove_computer
+                                               add_hard, remove_computer, or a house-rule switch
+                                               (rule_add_up, rule_round_one, rule_hidden,
+                                               rule_blind, rule_length)
     wz:hand:<game>                             the table's "My hand" button
     wz:back:<game>                             "I'm back", for a player the computer stood in for
     wz:record:<game>                           the finished game's record, as a JSON file
@@ -27,11 +29,13 @@ from bot.engine import Action, Bid, Card, ChooseTrump, Play, Suit
 PREFIX = "wz:"
 MAX_LENGTH = 100
 UNSEEN = "U"  # the id never names a card its player may not see
+# The host's house-rule switches in the lobby; "length" steps through the game lengths.
+RULE_OPS = ("rule_add_up", "rule_round_one", "rule_hidden", "rule_blind", "rule_length")
 LOBBY_OPS = ("join", "leave", "start", "cancel", "add_easy", "add_normal", "add_hard", "remove_computer")
 
 _GAME = r"[0-9a-f]{1,16}"
 _NUMBER = r"0|[1-9][0-9]{0,2}"
-_LOBBY = re.compile(rf"lobby:(?P<game>{_GAME}):(?P<op>{'|'.join(LOBBY_OPS)})")
+_LOBBY = re.compile(rf"lobby:(?P<game>{_GAME}):(?P<op>{'|'.join(LOBBY_OPS + RULE_OPS)})")
 _HAND = re.compile(rf"hand:(?P<game>{_GAME})")
 _BACK = re.compile(rf"back:(?P<game>{_GAME})")
 _RECORD = re.compile(rf"record:(?P<game>{_GAME})")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from typing import Literal
 
 import discord
 from discord.utils import escape_markdown
@@ -123,7 +124,39 @@ def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
         view.add_item(
             _button(_ids.build(_ids.LobbyId(lobby.id, op)), t(locale, f"lobby.{op}"), style=style, emoji=emoji, row=row)
         )
+    # The third row: the host's house-rule switches, green when on.
+    options = lobby.options
+    switches = {
+        "rule_add_up": options.bids_may_not_add_up,
+        "rule_round_one": options.bids_may_add_up_in_round_one,
+        "rule_hidden": options.hidden_bids,
+        "rule_blind": options.blind_first_round,
+        "rule_length": options.rounds is not None or options.schedule != "full",
+    }
+    for op, on in switches.items():
+        label = t(locale, f"lobby.{op}")
+        if op == "rule_length":
+            label = t(locale, "lobby.rule_length", length=length_text(options, locale))
+        style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+        view.add_item(_button(_ids.build(_ids.LobbyId(lobby.id, op)), label, style=style, row=2))
     return view
+
+
+# The game lengths the lobby's length switch steps through: (rounds, schedule).
+LENGTHS: tuple[tuple[int | None, Literal["full", "even"]], ...] = (
+    (None, "full"),
+    (5, "full"),
+    (10, "full"),
+    (None, "even"),
+)
+
+
+def length_text(options: Options, locale: str | None) -> str:
+    if options.schedule == "even":
+        return t(locale, "length.even")
+    if options.rounds is not None:
+        return t(locale, "length.first", n=options.rounds)
+    return t(locale, "length.full")
 
 
 def lobby_closed_embed(lobby: Lobby, reason: str, locale: str | None) -> discord.Embed:

@@ -229,4 +229,4 @@ def test_the_lobby_lists_host_players_and_options() -> None:
     assert fields["Players (2/6)"] == "1. Ann\n2. Bo\\_b\\*"
     assert fields["Options"] == "Bids may not add up to the number of tricks\nTurn timer: 2 minutes"
     ids = [_ids.parse(str(b["custom_id"])) for b in buttons(_render.lobby_view(lobby, LOCALE))]
-    assert ids == [_ids.LobbyId("00ab", op) for op in _ids.LOBBY_OPS]
+    assert ids == [_ids.LobbyId("00ab", op) for op in _ids.LOBBY_OPS + _ids.RULE_OPS]

@@ -67,3 +67,21 @@ async def test_a_combination_of_variants_that_cannot_work_is_refused(world: Worl
     reply = await record.wait_response()
     assert reply.ephemeral
     assert "don't go together" in reply.text()
+
+
+async def test_the_host_switches_house_rules_in_the_lobby_before_starting(world: World) -> None:
+    host, guest = world.people[:2]
+    lobby = await (await world.driver.slash(host, world.channel, "wizard start")).wait_response()
+    await (await world.driver.click(host, lobby, "Hidden bids")).wait_acked(3)
+    await (await world.driver.click(host, lobby, "Length: all rounds")).wait_acked(3)
+    shown = world.standin.messages[lobby.id].text()
+    assert "Hidden bids: everyone bids at once" in shown
+    assert "Shorter game: 5 rounds" in shown
+    # A clash is explained and changes nothing; only the host may switch.
+    clash = await world.driver.click(host, lobby, "Bids may not add up")
+    assert "don't go together" in (await clash.wait_response()).text()
+    refused = await world.driver.click(guest, lobby, "Blind first round")
+    assert "Only the host" in (await refused.wait_response()).text()
+    assert world.bot.manager.lobby(
+        lobby.data["components"][0]["components"][0]["custom_id"].split(":")[2]
+    ).options == Options(hidden_bids=True, rounds=5)
