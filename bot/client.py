@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .guild_settings import GuildSettings
+from .guild_settings import load_all as load_guild_settings
 from .i18n import CatalogTranslator, t
 from .manager import GameManager
 from .settings import Settings
@@ -51,12 +53,15 @@ class WizardBot(commands.Bot):
         self.sync_commands = sync_commands
         self.manager = GameManager()
         self.repository: Repository | None = None
+        # Each server's settings for new games (/wizard settings), kept in step with the database.
+        self.guild_settings: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
         # Command descriptions and choices in every language of bot/locales, sent with each sync.
         await self.tree.set_translator(CatalogTranslator())
         # A damaged or newer database stops the bot here (StorageError) instead of being overwritten.
         self.repository = await Repository.open(self.settings.database_path)
+        self.guild_settings = await load_guild_settings(self.repository)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         restored = await self.manager.load(self.repository)

@@ -13,12 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import Game, Options, Play, RuleError, action_from_json
+from bot.guild_settings import DEFAULTS, SettingsError, language_override, option_overrides
 from bot.i18n import command_text, duration_text, t
-from bot.manager import DEFAULT_TURN_TIMER, STAND_IN_LEVEL, GameRefused, Lobby, Player, Refusal, Table
+from bot.manager import GameRefused, Lobby, Player, Refusal, Table
 from bot.records import game_record
 from bot.storage import GameRecord
 
-from . import _ids, _render
+from . import _ids, _render, _settings
 from ._errors import explain
 from ._presenter import Presenter
 from ._stats import StatsCog
@@ -42,6 +43,10 @@ def _locale(interaction: Interaction) -> str:
 
 
 def _public_locale(interaction: Interaction) -> str | None:
+    """What the whole channel reads: the language the server's managers chose, else the server's locale."""
+    chosen = language_override(interaction.client.guild_settings, interaction.guild_id)
+    if chosen is not None:
+        return chosen
     return str(interaction.guild_locale) if interaction.guild_locale else None
 
 
@@ -111,35 +116,43 @@ class WizardCog(commands.Cog, name="Wizard"):
     async def start(
         self,
         interaction: Interaction,
-        bids_may_not_add_up: bool = False,
+        bids_may_not_add_up: bool | None = None,
         turn_timer: app_commands.Choice[int] | None = None,
         computer_players: app_commands.Range[int, 0, 5] = 0,
         computer_level: app_commands.Choice[str] | None = None,
-        bids_may_add_up_in_round_one: bool = False,
-        hidden_bids: bool = False,
+        bids_may_add_up_in_round_one: bool | None = None,
+        hidden_bids: bool | None = None,
         rounds: app_commands.Range[int, 1, 20] | None = None,
-        even_rounds: bool = False,
-        blind_first_round: bool = False,
+        even_rounds: bool | None = None,
+        blind_first_round: bool | None = None,
     ) -> None:
         """Open a new game of Wizard in this channel."""
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
         self.presenter.user_locales[interaction.user.id] = _locale(interaction)
-        try:
-            options = Options(
-                bids_may_not_add_up=bids_may_not_add_up,
-                bids_may_add_up_in_round_one=bids_may_add_up_in_round_one,
-                hidden_bids=hidden_bids,
-                rounds=rounds,
-                schedule="even" if even_rounds else "full",
-                blind_first_round=blind_first_round,
-            )
-        except ValueError:
-            await interaction.response.send_message(t(_locale(interaction), "error.bad_options"), ephemeral=True)
+        # The server's settings are the defaults; what the host gives wins over them.
+        settings = self.bot.guild_settings.get(interaction.guild_id, DEFAULTS)
+        if not settings.allows_channel(interaction.channel_id, getattr(interaction.channel, "parent_id", None)):
+            text = _settings.channel_refusal(_locale(interaction), settings)
+            await interaction.response.send_message(text, ephemeral=True)
             return
-        timer = turn_timer.value if turn_timer is not None else DEFAULT_TURN_TIMER
         try:
-            level = computer_level.value if computer_level is not None else STAND_IN_LEVEL
+            options = settings.options_for_game(
+                option_overrides(
+                    bids_may_not_add_up=bids_may_not_add_up,
+                    bids_may_add_up_in_round_one=bids_may_add_up_in_round_one,
+                    hidden_bids=hidden_bids,
+                    rounds=rounds,
+                    even_rounds=even_rounds,
+                    blind_first_round=blind_first_round,
+                )
+            )
+        except SettingsError as error:
+            await interaction.response.send_message(_settings.explain(_locale(interaction), error), ephemeral=True)
+            return
+        timer = turn_timer.value if turn_timer is not None else settings.turn_timer
+        try:
+            level = computer_level.value if computer_level is not None else settings.computer_level
             lobby = await self.manager.open_lobby(
                 interaction.guild_id,
                 interaction.channel_id,
@@ -311,6 +324,12 @@ class WizardCog(commands.Cog, name="Wizard"):
             raise GameRefused(Refusal.NOT_IN_GAME)
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
+        settings = self.bot.guild_settings.get(interaction.guild_id, DEFAULTS)
+        if not settings.allows_channel(interaction.channel_id, getattr(interaction.channel, "parent_id", None)):
+            # A rematch is a new game: it goes only where games may be started.
+            text = _settings.channel_refusal(_locale(interaction), settings)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         lobby = await self.manager.open_lobby(
             interaction.guild_id,
             interaction.channel_id,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import RoundResult, TrickResult
+from bot.guild_settings import language_override
 from bot.i18n import duration, t
 from bot.manager import (
     ActionApplied,
@@ -100,6 +101,10 @@ class Presenter:
         bot.manager.subscribe(self._on_event)
 
     def public_locale(self, guild_id: int) -> str | None:
+        """What the whole channel reads: the language the server's managers chose, else the server's locale."""
+        chosen = language_override(self.bot.guild_settings, guild_id)
+        if chosen is not None:
+            return chosen
         guild = self.bot.get_guild(guild_id)
         return str(guild.preferred_locale) if guild is not None else None
 

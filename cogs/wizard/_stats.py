@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import escape_markdown
 
+from bot.guild_settings import language_override
 from bot.i18n import command_text, t, tn
 from bot.storage import PlayerStats, Repository, Sort, Standing
 
@@ -29,8 +30,10 @@ SORTS = [app_commands.Choice(name=command_text(f"board.sort.{sort.value}"), valu
 
 
 def _public_locale(interaction: Interaction) -> str:
-    """Leaderboards and statistics are posted in the channel, so they are in the server's language."""
-    return str(interaction.guild_locale or interaction.locale)
+    """Leaderboards and statistics are posted in the channel, so they are in the server's language:
+    the one its managers chose, else its Discord locale."""
+    chosen = language_override(interaction.client.guild_settings, interaction.guild_id)
+    return chosen or str(interaction.guild_locale or interaction.locale)
 
 
 def _value(locale: str, sort: Sort, standing: Standing) -> str:

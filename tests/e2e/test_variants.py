@@ -66,7 +66,7 @@ async def test_a_combination_of_variants_that_cannot_work_is_refused(world: Worl
     )
     reply = await record.wait_response()
     assert reply.ephemeral
-    assert "don't go together" in reply.text()
+    assert "Hidden bids cannot be combined with bids that may not add up" in reply.text()
 
 
 async def test_the_host_switches_house_rules_in_the_lobby_before_starting(world: World) -> None:
