@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.engine import Game, Options, Play, RuleError, action_from_json
 from bot.guild_settings import DEFAULTS, SettingsError, language_override, option_overrides
-from bot.i18n import command_text, duration_text, t
+from bot.i18n import command_text, t
 from bot.manager import GameRefused, Lobby, Player, Refusal, Table
 from bot.records import game_record
 from bot.storage import GameRecord
@@ -31,11 +31,9 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-TURN_TIMERS = [
-    app_commands.Choice(name=duration_text(seconds), value=seconds)
-    for seconds in (30, 60, 120, 300, 900, 3600, 43200, 86400)
-]
-LEVELS = [app_commands.Choice(name=command_text(f"level.{level}"), value=level) for level in ("easy", "normal", "hard")]
+# The same choices as /wizard settings offers for the server's defaults.
+TURN_TIMERS = _settings.TIMER_CHOICES
+LEVELS = _settings.LEVEL_CHOICES
 
 
 def _locale(interaction: Interaction) -> str:
