@@ -85,3 +85,11 @@ async def test_the_host_switches_house_rules_in_the_lobby_before_starting(world:
     assert world.bot.manager.lobby(
         lobby.data["components"][0]["components"][0]["custom_id"].split(":")[2]
     ).options == Options(hidden_bids=True, rounds=5)
+
+
+async def test_the_rules_name_the_house_rules_of_the_game_here(world: World) -> None:
+    await start_game(world, world.people[:3], hidden_bids=True, rounds=4)
+    record = await world.driver.slash(world.people[4], world.channel, "wizard rules")
+    rules = await record.wait_response()
+    assert "Hidden bids: everyone bids at once" in rules.text()
+    assert "Shorter game: 4 rounds" in rules.text()
