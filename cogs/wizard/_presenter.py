@@ -335,8 +335,14 @@ class _Feed:
             embed = _render.hand_embed(table, observation, locale)
             view = _render.hand_view(table, observation, locale)
             try:
-                user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
-                message = await user.send(embed=embed, view=view or discord.utils.MISSING)
+                # Last round's DM channel if there was one: no user lookup or channel creation per round.
+                if player.user_id in old:
+                    dm: discord.abc.Messageable = self.bot.get_partial_messageable(
+                        old[player.user_id][0], type=discord.ChannelType.private
+                    )
+                else:
+                    dm = await self.bot.create_dm(discord.Object(player.user_id))
+                message = await dm.send(embed=embed, view=view or discord.utils.MISSING)
             except discord.Forbidden as error:
                 if error.code == CLOSED_DMS and await self.bot.manager.mark_dm_closed(table, player.user_id):
                     closed.append(player)
@@ -398,5 +404,15 @@ class _Feed:
 
 
 def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:
-    """A comparable picture of a hand message, to tell whether an edit would change anything."""
-    return (embed.to_dict(), view.to_components() if view is not None else None)
+    """A comparable picture of a hand message, to tell whether an edit would change anything.
+
+    A disabled button's custom_id is left out: it cannot be clicked, so the trick number in it
+    going stale is no reason to edit every waiting hand after every card.
+    """
+    rows = []
+    for row in view.to_components() if view is not None else []:
+        rows.append([
+            {key: value for key, value in button.items() if not (key == "custom_id" and button.get("disabled"))}
+            for button in row["components"]
+        ])
+    return (embed.to_dict(), rows)

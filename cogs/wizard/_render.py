@@ -458,7 +458,8 @@ def prompt_text(table: Table, observation: Observation, locale: str | None) -> s
     if not observation.legal:
         if observation.phase is Phase.BID and observation.options.hidden_bids:
             return t(locale, "hand.prompt.wait_bids")
-        return t(locale, "hand.prompt.wait", name=_name(table.players[observation.to_move], locale))
+        # Who is to play is on the table: naming them here would change every waiting hand each move.
+        return t(locale, "hand.prompt.waiting")
     if observation.phase is Phase.BID:
         forbidden = _forbidden(observation)
         if forbidden is not None:

@@ -8,6 +8,7 @@ import pytest
 from bot.engine import Bid, Card, Deal, Game, Options, Phase, Play, RoundResult, deal_hands
 from bot.manager import Lobby, Player, Table
 from cogs.wizard import _ids, _render
+from cogs.wizard._presenter import _shown
 
 PLAYERS = [Player(1, "Ann"), Player(2, "Bo_b*"), Player(3, "Cy"), Player(4, "Di"), Player(5, "Ed"), Player(6, "Flo")]
 LOCALE = "en-US"
@@ -142,13 +143,29 @@ def test_only_legal_cards_are_enabled_and_cards_are_sorted() -> None:
     assert [(b["label"], b.get("disabled", False)) for b in buttons(view)] == [("7", True), ("1", False)]
 
 
-def test_a_waiting_player_sees_their_cards_disabled_and_who_is_to_move() -> None:
+def test_a_waiting_player_sees_their_cards_disabled_and_a_hand_that_does_not_change_with_the_turn() -> None:
     table = three_player_round_two()
     for bid in (Bid(1), Bid(1), Bid(0)):
         table.game.apply(bid)
     observation = table.game.observation(2)
     assert all(b.get("disabled") for b in buttons(_render.hand_view(table, observation, LOCALE)))
-    assert "Waiting for Bo\\_b\\*." in (_render.hand_embed(table, observation, LOCALE).description or "")
+    assert "Not your turn yet" in str(_render.hand_embed(table, observation, LOCALE).to_dict())
+
+
+def shown(table: Table, seat: int) -> object:
+    observation = table.game.observation(seat)
+    return _shown(_render.hand_embed(table, observation, LOCALE), _render.hand_view(table, observation, LOCALE))
+
+
+def test_a_waiting_hand_is_not_edited_when_someone_else_plays() -> None:
+    table = three_player_round_two()
+    for bid in (Bid(1), Bid(1), Bid(0)):
+        table.game.apply(bid)
+    before = shown(table, 0)
+    table.game.apply(Play(Card.parse("H9")))  # seat 1 leads; seat 0 still waits
+    assert shown(table, 0) == before
+    table.game.apply(Play(Card.parse("J1")))  # now it is seat 0's turn: its hand changes
+    assert shown(table, 0) != before
 
 
 def test_buttons_carry_the_round_and_trick_they_were_drawn_for() -> None:
