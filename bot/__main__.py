@@ -12,7 +12,7 @@ import sys
 import discord
 from dotenv import load_dotenv
 
-from .client import WizardBot
+from .client import make_bot
 from .settings import Settings, SettingsError
 from .storage import StorageError
 
@@ -25,7 +25,7 @@ def _fail(message: str) -> int:
 
 
 async def _run(settings: Settings, *, sync: bool) -> None:
-    async with WizardBot(settings, sync_commands=sync) as bot:
+    async with make_bot(settings, sync_commands=sync) as bot:
         # Ctrl-C, and the SIGTERM a host sends before a restart, close the bot cleanly. Cancelling
         # the running task instead (asyncio.run's default for Ctrl-C) can be swallowed by the
         # gateway's read and leave the process hanging.

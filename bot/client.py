@@ -14,7 +14,7 @@ from .guild_settings import load_all as load_guild_settings
 from .i18n import CatalogTranslator, t
 from .manager import GameManager
 from .settings import Settings
-from .storage import Repository
+from .storage import Repository, open_repository
 
 log = logging.getLogger(__name__)
 
@@ -41,13 +41,14 @@ class WizardTree(app_commands.CommandTree["WizardBot"]):
 class WizardBot(commands.Bot):
     """Runs Wizard games. Nothing happens at import time; `setup_hook` does the start-up work."""
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = False) -> None:
+    def __init__(self, settings: Settings, *, sync_commands: bool = False, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             tree_cls=WizardTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **options,
         )
         self.settings = settings
         self.sync_commands = sync_commands
@@ -60,7 +61,9 @@ class WizardBot(commands.Bot):
         # Command descriptions and choices in every language of bot/locales, sent with each sync.
         await self.tree.set_translator(CatalogTranslator())
         # A damaged or newer database stops the bot here (StorageError) instead of being overwritten.
-        self.repository = await Repository.open(self.settings.database_path)
+        # PostgreSQL at DATABASE_URL, else SQLite; with SHARD_IDS only this process's servers' games
+        # are restored (the other processes restore theirs).
+        self.repository = await open_repository(self.settings)
         self.guild_settings = await load_guild_settings(self.repository)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -86,3 +89,36 @@ class WizardBot(commands.Bot):
         await super().close()
         if self.repository is not None:
             await self.repository.close()
+
+
+class ShardedWizardBot(WizardBot, commands.AutoShardedBot):
+    """The bot over several gateway shards (SHARD_COUNT), of which this process runs SHARD_IDS.
+
+    A server's events all arrive on its shard, so its games live in the process that runs it;
+    the database (PostgreSQL when processes share it) holds the leaderboards of all of them.
+    """
+
+    def __init__(self, settings: Settings, *, sync_commands: bool = False) -> None:
+        super().__init__(
+            settings,
+            sync_commands=sync_commands,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+        )
+
+    async def on_ready(self) -> None:
+        log.info(
+            "logged in as %s (%s) on shards %s of %s, in %d servers",
+            self.user,
+            getattr(self.user, "id", "?"),
+            sorted(self.shards),
+            self.shard_count,
+            len(self.guilds),
+        )
+
+
+def make_bot(settings: Settings, *, sync_commands: bool = False) -> WizardBot:
+    """A sharded bot when SHARD_COUNT is set, else a plain one (a single connection to Discord)."""
+    if settings.shard_count is None:
+        return WizardBot(settings, sync_commands=sync_commands)
+    return ShardedWizardBot(settings, sync_commands=sync_commands)

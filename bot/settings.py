@@ -9,6 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_DATABASE_PATH = "data/wizard.db"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a server's events to (its gateway sharding formula)."""
+    return (guild_id >> 22) % shard_count
 
 
 class SettingsError(Exception):
@@ -23,6 +29,16 @@ class Settings:
     database_path: Path = Path(DEFAULT_DATABASE_PATH)
     log_level: int = logging.INFO
     dev_guild_id: int | None = None
+    # PostgreSQL instead of the SQLite file at database_path; it may hold a password.
+    database_url: str | None = field(default=None, repr=False)
+    shard_count: int | None = None  # None: no sharding (one plain connection to Discord)
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all of them
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of that server (and so restores its games)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -39,9 +55,42 @@ class Settings:
         guild = environ.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SettingsError(f"DEV_GUILD_ID must be a server id (a number), not {guild!r}.")
+        url = environ.get("DATABASE_URL", "").strip() or None
+        if url is not None and not url.startswith(POSTGRES_SCHEMES):
+            raise SettingsError("DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database).")
+        count_text = environ.get("SHARD_COUNT", "").strip()
+        if count_text and (not count_text.isdigit() or int(count_text) < 1):
+            raise SettingsError(f"SHARD_COUNT must be a whole number of at least 1, not {count_text!r}.")
+        shard_count = int(count_text) if count_text else None
+        shard_ids = _shard_ids(environ.get("SHARD_IDS", "").strip(), shard_count)
+        if shard_count is not None and shard_ids is not None and len(shard_ids) < shard_count and url is None:
+            raise SettingsError(
+                "SHARD_IDS leaves shards to other processes, which must share one database: set DATABASE_URL "
+                "to a PostgreSQL database (an SQLite file is for one process)."
+            )
         return cls(
             token=token,
             database_path=Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
+            database_url=url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+def _shard_ids(text: str, shard_count: int | None) -> tuple[int, ...] | None:
+    if not text:
+        return None
+    if shard_count is None:
+        raise SettingsError("SHARD_IDS needs SHARD_COUNT, the number of shards of all processes together.")
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isdigit() for part in parts):
+        raise SettingsError(f"SHARD_IDS must be shard numbers separated by commas (such as 0,1), not {text!r}.")
+    ids = tuple(int(part) for part in parts)
+    if len(set(ids)) != len(ids) or any(shard >= shard_count for shard in ids):
+        raise SettingsError(
+            f"SHARD_IDS must be different numbers from 0 to {shard_count - 1} (SHARD_COUNT is {shard_count}), "
+            f"not {text!r}."
+        )
+    return tuple(sorted(ids))

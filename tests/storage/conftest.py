@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -29,3 +30,9 @@ async def site(db_path: Path) -> AsyncIterator[Site]:
     made = Site(db_path)
     yield made
     await made.shut_down()
+
+
+@pytest.fixture
+def integrity_error() -> type[Exception]:
+    """What the backend raises when a write breaks a key or constraint."""
+    return sqlite3.IntegrityError

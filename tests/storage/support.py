@@ -10,14 +10,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.manager import GameManager, Table
 from bot.storage import FinalSeat, Repository, SeatRecord
 from tests.manager.support import CHANNEL, GUILD, SEED, Recorder
 
+# Tests that look into or change the SQLite file itself; tests/postgres runs every other test of
+# tests/storage against PostgreSQL.
+sqlite_only = pytest.mark.sqlite_only
+
 QUIET_IDLE = 60.0  # long enough that no lobby expires during a test that is not about expiry
 
 
-def peek(path: Path, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+def peek(path: Path | str, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     """Rows read from the database file through a connection of its own, as the bot's is not ours to use."""
     with closing(sqlite3.connect(path)) as connection:
         return [tuple(row) for row in connection.execute(sql, parameters).fetchall()]
@@ -45,8 +51,8 @@ class Boot:
 class Site:
     """A database file and the bot processes that use it one after another."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path | str) -> None:
+        self.path = path  # an SQLite file, or a PostgreSQL URL
         self._boots: list[Boot] = []
 
     async def boot(self, *, lobby_idle_seconds: float = QUIET_IDLE, seed: int = SEED) -> Boot:
@@ -105,7 +111,7 @@ def final_seat(
     )
 
 
-def poke(path: Path, sql: str, parameters: Sequence[Any] = ()) -> None:
+def poke(path: Path | str, sql: str, parameters: Sequence[Any] = ()) -> None:
     """Change the database file behind the bot's back, as happens while it is not running."""
     with closing(sqlite3.connect(path)) as connection:
         connection.execute(sql, parameters)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import bot.storage
+import bot.storage.sqlite
 from bot.storage import (
     FinalSeat,
     GameRecord,
@@ -27,7 +27,7 @@ from bot.storage import (
 )
 from tests.manager.support import CHANNEL, GUILD, OTHER_CHANNEL
 
-from .support import final_seat, peek, running_game, seats_of, tables_in, user_version
+from .support import final_seat, peek, running_game, seats_of, sqlite_only, tables_in, user_version
 
 OTHER_GUILD = 2
 ANN, BO, CY, DI = 101, 102, 103, 104
@@ -64,15 +64,18 @@ async def filled_database(path: Path, journal_mode: str) -> None:
 # -- opening and migrating ---------------------------------------------------------------------
 
 
+@sqlite_only
 async def test_a_new_database_gets_every_migration(repository: Repository, db_path: Path) -> None:
     assert await repository.schema_version() == len(migrations())
     assert user_version(db_path) == len(migrations())
 
 
+@sqlite_only
 async def test_a_new_database_is_in_wal_mode(repository: Repository, db_path: Path) -> None:
     assert peek(db_path, "PRAGMA journal_mode") == [("wal",)]
 
 
+@sqlite_only
 async def test_opening_creates_the_missing_directories(tmp_path: Path) -> None:
     path = tmp_path / "not" / "yet" / "there.db"
     repository = await Repository.open(path)
@@ -90,11 +93,14 @@ async def test_opening_creates_the_missing_directories(tmp_path: Path) -> None:
     ],
     ids=["an action", "a result"],
 )
-async def test_foreign_keys_are_enforced(repository: Repository, write: Callable[[Repository], object]) -> None:
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+async def test_foreign_keys_are_enforced(
+    repository: Repository, write: Callable[[Repository], object], integrity_error: type[Exception]
+) -> None:
+    with pytest.raises(integrity_error, match=r"(?i)FOREIGN KEY"):
         await write(repository)  # type: ignore[misc]
 
 
+@sqlite_only
 @pytest.mark.parametrize("applied", range(len(migrations()) + 1), ids=lambda k: f"at schema {k}")
 async def test_an_older_database_migrates_forward_keeping_its_data(db_path: Path, applied: int) -> None:
     migrate_with_stdlib(db_path, applied)
@@ -122,6 +128,7 @@ async def test_an_older_database_migrates_forward_keeping_its_data(db_path: Path
     assert [(game.id, game.seats) for game in games] == expected
 
 
+@sqlite_only
 @pytest.mark.parametrize("journal_mode", ["wal", "delete"], ids=["written by the bot", "a VACUUM INTO backup"])
 async def test_a_database_from_a_newer_version_is_refused_and_left_untouched(db_path: Path, journal_mode: str) -> None:
     await filled_database(db_path, journal_mode)
@@ -158,6 +165,7 @@ def rewrite(path: Path, damage: Callable[[bytes], bytes]) -> None:
     path.write_bytes(damage(path.read_bytes()))
 
 
+@sqlite_only
 @pytest.mark.parametrize("journal_mode", ["wal", "delete"], ids=["written by the bot", "a VACUUM INTO backup"])
 @pytest.mark.parametrize("damage", [random_bytes, truncated, page_overwritten, header_wiped])
 async def test_a_damaged_file_is_refused_and_left_untouched(
@@ -189,6 +197,7 @@ MIGRATION_STARTS = [
 ]
 
 
+@sqlite_only
 @pytest.mark.parametrize("sql", BROKEN_MIGRATIONS.values(), ids=BROKEN_MIGRATIONS.keys())
 @pytest.mark.parametrize(("good", "already"), MIGRATION_STARTS)
 async def test_a_failing_migration_leaves_the_previous_version_and_nothing_half_applied(
@@ -198,7 +207,7 @@ async def test_a_failing_migration_leaves_the_previous_version_and_nothing_half_
         migrate_with_stdlib(db_path, good)
     good_ones = migrations()[:good]
     broken = (good + 1, f"{good + 1:04d}_broken.sql", sql)
-    monkeypatch.setattr(bot.storage, "migrations", lambda: [*good_ones, broken])
+    monkeypatch.setattr(bot.storage.sqlite, "migrations", lambda: [*good_ones, broken])
 
     with pytest.raises(StorageError, match=broken[1]):
         await Repository.open(db_path)
@@ -325,11 +334,11 @@ async def test_ended_games_are_not_open(repository: Repository, end: Callable[[R
     assert sorted(game.id for game in await repository.open_games()) == ["playing", "waiting"]
 
 
-async def test_an_action_cannot_be_recorded_twice(repository: Repository) -> None:
+async def test_an_action_cannot_be_recorded_twice(repository: Repository, integrity_error: type[Exception]) -> None:
     await running_game(repository, "g1", [ANN, BO, CY])
     await repository.append_action("g1", 0, 1, {"bid": 0})
 
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(integrity_error):
         await repository.append_action("g1", 0, 1, {"bid": 1})
 
     assert await repository.actions("g1") == [(1, {"bid": 0})]
@@ -338,6 +347,7 @@ async def test_an_action_cannot_be_recorded_twice(repository: Repository) -> Non
 # -- finished games, statistics and ratings --------------------------------------------------
 
 
+@sqlite_only
 async def test_a_finished_game_stores_its_results_and_rounds(repository: Repository, db_path: Path) -> None:
     await running_game(repository, "g1", [ANN, BO, CY])
     seats = [
@@ -364,6 +374,7 @@ async def test_a_finished_game_stores_its_results_and_rounds(repository: Reposit
     ]
 
 
+@sqlite_only
 async def test_player_stats_add_up_over_games(repository: Repository, db_path: Path) -> None:
     await running_game(repository, "g1", [ANN, BO, CY])
     await running_game(repository, "g2", [ANN, BO, CY])
@@ -498,6 +509,7 @@ FAILING_RESULTS: dict[str, tuple[str, list[FinalSeat]]] = {
 }
 
 
+@sqlite_only
 @pytest.mark.parametrize(("game_id", "seats"), FAILING_RESULTS.values(), ids=FAILING_RESULTS.keys())
 async def test_a_failed_record_finished_changes_nothing(
     repository: Repository, db_path: Path, game_id: str, seats: list[FinalSeat]
@@ -518,11 +530,13 @@ async def test_a_failed_record_finished_changes_nothing(
     assert after == before
 
 
-async def test_the_repository_works_after_a_failed_record_finished(repository: Repository) -> None:
+async def test_the_repository_works_after_a_failed_record_finished(
+    repository: Repository, integrity_error: type[Exception]
+) -> None:
     await running_game(repository, "g1", [ANN, BO])
     await running_game(repository, "g2", [ANN, BO])
     await repository.record_finished("g1", GUILD, GOOD_GAME, None)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(integrity_error):
         await repository.record_finished("g1", GUILD, GOOD_GAME, None)
 
     await repository.record_finished("g2", GUILD, GOOD_GAME, None)

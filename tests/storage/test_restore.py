@@ -38,7 +38,7 @@ from tests.manager.support import (
     step,
 )
 
-from .support import QUIET_IDLE, Boot, Site, peek, poke
+from .support import QUIET_IDLE, Boot, Site, peek, poke, sqlite_only
 
 HOUSE_RULES = Options(bids_may_not_add_up=True)
 DEFAULT_MU = PlackettLuce().rating().mu
@@ -165,6 +165,7 @@ async def test_a_restored_lobby_can_be_started(site: Site) -> None:
     assert (table.players, table.game.options, table.game.seed) == (PEOPLE[:3], HOUSE_RULES, SEED)
 
 
+@sqlite_only
 async def test_a_lobby_whose_idle_time_ran_out_while_the_bot_was_down_closes_after_the_restart(site: Site) -> None:
     first = await site.boot()
     lobby = await open_with(first.manager, 2)
@@ -180,6 +181,7 @@ async def test_a_lobby_whose_idle_time_ran_out_while_the_bot_was_down_closes_aft
     assert await second.repository.open_games() == []
 
 
+@sqlite_only
 async def test_a_restored_lobby_closes_when_the_rest_of_its_idle_time_runs_out(site: Site) -> None:
     idle = 1.0
     left = 0.2
@@ -290,6 +292,7 @@ async def finished_game(boot: Boot, rng: random.Random, count: int = 3) -> Table
     return table
 
 
+@sqlite_only
 async def test_a_finished_game_records_every_players_result(site: Site) -> None:
     boot = await site.boot()
 
@@ -399,6 +402,7 @@ async def test_a_second_game_updates_the_ratings_again(site: Site) -> None:
         assert stats.games == 2
 
 
+@sqlite_only
 async def test_a_stopped_game_is_not_counted(site: Site) -> None:
     boot = await site.boot()
     rng = random.Random(11)
@@ -447,6 +451,7 @@ async def test_when_an_action_cannot_be_stored_the_game_is_unchanged_and_the_nex
     assert await boot.repository.actions(table.id) == [*stored(played), (applied.seat, action_to_json(action))]
 
 
+@sqlite_only
 async def test_when_the_last_action_cannot_be_stored_the_game_is_unchanged_and_the_next_try_ends_it(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -474,6 +479,7 @@ async def test_when_the_last_action_cannot_be_stored_the_game_is_unchanged_and_t
     assert boot.manager.in_channel(CHANNEL) is None
 
 
+@sqlite_only
 async def test_a_game_whose_results_were_not_recorded_before_a_crash_is_finished_after_the_restart(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:

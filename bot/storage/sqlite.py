@@ -1,165 +1,50 @@
-"""The repository: every read and write of the bot's SQLite database, and its migrations.
+"""The SQLite backend: every read and write of the bot's SQLite database, and its migrations.
 
-Nothing else in the bot writes SQL. One aiosqlite connection, in WAL mode with foreign keys on;
-numbered migration files in `bot/migrations/` are applied in order, each in one transaction, and
-the schema version is kept in ``PRAGMA user_version``.
+One aiosqlite connection, in WAL mode with foreign keys on; numbered migration files in
+`bot/migrations/` are applied in order, each in one transaction, and the schema version is kept in
+``PRAGMA user_version``.
 """
 
 from __future__ import annotations
 
-import enum
 import json
 import logging
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from .base import (
+    _STANDING_COLUMNS,
+    FinalSeat,
+    GameRecord,
+    GuildSettingsRecord,
+    PlayerStats,
+    Repository,
+    SeatRecord,
+    Sort,
+    Standing,
+    StorageError,
+    _standing,
+    migrations,
+)
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 
 
-class StorageError(Exception):
-    """The database cannot be used as it is; the message says why and what to do."""
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """The migration files as (number, name, SQL), in order: ``0001_initial.sql`` is number 1."""
-    found = []
-    for entry in resources.files("bot.migrations").iterdir():
-        if entry.name.endswith(".sql"):
-            number = int(entry.name.split("_", 1)[0])
-            found.append((number, entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    if [number for number, _, _ in found] != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migration numbers must run 1, 2, 3… without gaps: {[name for _, name, _ in found]}")
-    return found
-
-
-# -- records -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRecord:
-    seat: int
-    user_id: int
-    name: str
-    dm_channel_id: int | None = None
-    hand_message_id: int | None = None
-    hand_round: int | None = None
-    dm_closed: bool = False
-    computer: str | None = None  # the level of a computer player; None for a person
-    missed: int = 0  # turns in a row that ran out of time
-    away: bool = False  # the computer keeps the seat until the player is back
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """A lobby or a running game as stored: enough to rebuild it exactly after a restart."""
-
-    id: str
-    guild_id: int
-    channel_id: int
-    host_id: int
-    status: str  # "lobby" or "running" for the ones restored
-    seed: int | None
-    options: dict[str, Any]
-    turn_timer: float
-    lobby_message_id: int | None
-    table_message_id: int | None
-    table_round: int | None
-    turn_deadline: float | None
-    updated_at: float
-    seats: tuple[SeatRecord, ...]
-    actions: tuple[tuple[int, dict[str, Any]], ...]  # (seat, action JSON) in order
-
-
-@dataclass(frozen=True, slots=True)
-class FinalSeat:
-    """One player's result in a finished game."""
-
-    seat: int
-    user_id: int
-    name: str
-    score: int
-    place: int
-    won: bool
-    rounds: tuple[tuple[int, int, int, int], ...]  # (round, bid, tricks, points)
-    computer: bool = False  # computer players have results but no statistics
-
-
-@dataclass(frozen=True, slots=True)
-class GuildSettingsRecord:
-    """A server's defaults for new games as stored; `bot.guild_settings.GuildSettings` gives them meaning."""
-
-    options: dict[str, Any]  # the engine's Options as JSON
-    turn_timer: float
-    computer_level: str
-    language: str | None  # None: the server's Discord locale
-    channels: tuple[int, ...]  # where games may be started; empty: anywhere
-    updated_at: float = 0.0  # set by the repository when saved
-
-
-class Sort(enum.Enum):
-    """What the leaderboard is ordered by."""
-
-    RATING = "rating"
-    WINS = "wins"
-    AVG_SCORE = "avg_score"
-    EXACT_RATE = "exact_rate"
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    rank: int
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    avg_score: float
-    exact_rate: float
-    rating: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    avg_score: float
-    best_score: int | None
-    rounds: int
-    exact: int
-    over: int
-    under: int
-    rating: float | None
-    by_hand_size: tuple[tuple[int, int, int], ...]  # (hand size, rounds, exact)
-
-
-_STANDING_COLUMNS = "user_id, name, games, wins, avg_score, exact_rate, rating"
-
-
-def _standing(rank: int, row: sqlite3.Row) -> Standing:
-    return Standing(
-        rank, row["user_id"], row["name"], row["games"], row["wins"], row["avg_score"], row["exact_rate"], row["rating"]
-    )
-
-
-class Repository:
-    """Typed access to the database. Create with `await Repository.open(path)`."""
+class SQLiteRepository(Repository):
+    """The SQLite backend: one aiosqlite connection to one file. Create with `await SQLiteRepository.open(path)`."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
 
     @classmethod
-    async def open(cls, path: Path | str) -> Repository:
+    async def open(cls, path: Path | str) -> SQLiteRepository:
         """Open (creating if needed) and migrate the database; StorageError if it cannot be used."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -355,7 +240,7 @@ class Repository:
             "SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY created_at"
         ) as cursor:
             games = await cursor.fetchall()
-        return [await self._record(game) for game in games]
+        return [await self._record(game) for game in games if self.restores(game["guild_id"])]
 
     async def load_game(self, game_id: str) -> GameRecord | None:
         """One game in any state, finished ones included (for its record or a rematch)."""

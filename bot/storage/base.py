@@ -1,0 +1,318 @@
+"""What the bot stores, backend-neutral: the records, and `Repository`, the interface of every backend.
+
+Two backends implement `Repository`: `bot.storage.sqlite` (aiosqlite, one file, the default) and
+`bot.storage.postgres` (asyncpg, a server several bot processes share). `Repository.open` picks one
+from where the database is: a path, or a ``postgresql://`` URL.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: Path | str) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+class StorageError(Exception):
+    """The database cannot be used as it is; the message says why and what to do."""
+
+
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """The migration files of a dialect as (number, name, SQL), in order: ``0001_initial.sql`` is number 1.
+
+    SQLite's are in ``bot/migrations``, PostgreSQL's in ``bot/migrations/postgres``, under the same
+    numbers and names: migration N makes the same change in both.
+    """
+    package = "bot.migrations" if dialect == "sqlite" else f"bot.migrations.{dialect}"
+    found = []
+    for entry in resources.files(package).iterdir():
+        if entry.name.endswith(".sql"):
+            number = int(entry.name.split("_", 1)[0])
+            found.append((number, entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    if [number for number, _, _ in found] != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migration numbers must run 1, 2, 3… without gaps: {[name for _, name, _ in found]}")
+    return found
+
+
+# -- records -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    user_id: int
+    name: str
+    dm_channel_id: int | None = None
+    hand_message_id: int | None = None
+    hand_round: int | None = None
+    dm_closed: bool = False
+    computer: str | None = None  # the level of a computer player; None for a person
+    missed: int = 0  # turns in a row that ran out of time
+    away: bool = False  # the computer keeps the seat until the player is back
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A lobby or a running game as stored: enough to rebuild it exactly after a restart."""
+
+    id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str  # "lobby" or "running" for the ones restored
+    seed: int | None
+    options: dict[str, Any]
+    turn_timer: float
+    lobby_message_id: int | None
+    table_message_id: int | None
+    table_round: int | None
+    turn_deadline: float | None
+    updated_at: float
+    seats: tuple[SeatRecord, ...]
+    actions: tuple[tuple[int, dict[str, Any]], ...]  # (seat, action JSON) in order
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSeat:
+    """One player's result in a finished game."""
+
+    seat: int
+    user_id: int
+    name: str
+    score: int
+    place: int
+    won: bool
+    rounds: tuple[tuple[int, int, int, int], ...]  # (round, bid, tricks, points)
+    computer: bool = False  # computer players have results but no statistics
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettingsRecord:
+    """A server's defaults for new games as stored; `bot.guild_settings.GuildSettings` gives them meaning."""
+
+    options: dict[str, Any]  # the engine's Options as JSON
+    turn_timer: float
+    computer_level: str
+    language: str | None  # None: the server's Discord locale
+    channels: tuple[int, ...]  # where games may be started; empty: anywhere
+    updated_at: float = 0.0  # set by the repository when saved
+
+
+class Sort(enum.Enum):
+    """What the leaderboard is ordered by."""
+
+    RATING = "rating"
+    WINS = "wins"
+    AVG_SCORE = "avg_score"
+    EXACT_RATE = "exact_rate"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    avg_score: float
+    exact_rate: float
+    rating: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    avg_score: float
+    best_score: int | None
+    rounds: int
+    exact: int
+    over: int
+    under: int
+    rating: float | None
+    by_hand_size: tuple[tuple[int, int, int], ...]  # (hand size, rounds, exact)
+
+
+_STANDING_COLUMNS = "user_id, name, games, wins, avg_score, exact_rate, rating"
+
+
+def _standing(rank: int, row: Any) -> Standing:
+    return Standing(
+        rank, row["user_id"], row["name"], row["games"], row["wins"], row["avg_score"], row["exact_rate"], row["rating"]
+    )
+
+
+class Repository(abc.ABC):
+    """Typed access to the database, the same for every backend. Create with `await Repository.open(where)`.
+
+    Each write is one transaction: `append_action` stores the action and the next deadline
+    together, `record_finished` the result, the statistics and the last action together.
+    """
+
+    #: Which servers' games `open_games` returns (a process restores only the games of its
+    #: shards); None: every server's.
+    restore_filter: Callable[[int], bool] | None = None
+
+    @classmethod
+    async def open(cls, where: Path | str) -> Repository:
+        """Open and migrate the database at `where`: a ``postgresql://`` URL or an SQLite file path.
+
+        StorageError if it cannot be used. On a backend class, opens that backend.
+        """
+        if cls is not Repository:
+            raise TypeError(f"{cls.__name__} must override open()")
+        if is_postgres_url(where):
+            from .postgres import PostgresRepository
+
+            return await PostgresRepository.open(str(where))
+        from .sqlite import SQLiteRepository
+
+        return await SQLiteRepository.open(where)
+
+    def restores(self, guild_id: int) -> bool:
+        """Whether `open_games` returns the games of this server."""
+        return self.restore_filter is None or self.restore_filter(guild_id)
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def schema_version(self) -> int: ...
+
+    # -- lobbies and games ---------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_lobby(
+        self,
+        game_id: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        turn_timer: float,
+        seats: Sequence[SeatRecord],
+    ) -> None: ...
+
+    @abc.abstractmethod
+    async def update_lobby(self, game_id: str, host_id: int, seats: Sequence[SeatRecord]) -> None:
+        """Store who is in a lobby now; this also restarts its idle clock."""
+
+    @abc.abstractmethod
+    async def update_lobby_options(self, game_id: str, options: dict[str, Any]) -> None:
+        """Store the house rules the host chose in the lobby; this also restarts its idle clock."""
+
+    @abc.abstractmethod
+    async def set_lobby_message(self, game_id: str, message_id: int) -> None: ...
+
+    @abc.abstractmethod
+    async def close_lobby(self, game_id: str) -> None: ...
+
+    @abc.abstractmethod
+    async def start_game(self, game_id: str, seed: int, turn_deadline: float | None = None) -> None: ...
+
+    @abc.abstractmethod
+    async def append_action(
+        self, game_id: str, index: int, seat: int, action: dict[str, Any], turn_deadline: float | None = None
+    ) -> None:
+        """Record the `index`-th action of a game and when the next turn runs out, in one commit."""
+
+    @abc.abstractmethod
+    async def set_turn_deadline(self, game_id: str, turn_deadline: float | None) -> None: ...
+
+    @abc.abstractmethod
+    async def set_presence(self, game_id: str, seat: int, missed: int, away: bool) -> None:
+        """Store how many turns in a row a player missed, and whether the computer keeps their seat."""
+
+    @abc.abstractmethod
+    async def set_table_message(self, game_id: str, message_id: int | None, round_number: int | None) -> None: ...
+
+    @abc.abstractmethod
+    async def set_hand_message(
+        self, game_id: str, seat: int, channel_id: int | None, message_id: int | None, round_number: int | None
+    ) -> None: ...
+
+    @abc.abstractmethod
+    async def set_dm_closed(self, game_id: str, seat: int) -> None: ...
+
+    @abc.abstractmethod
+    async def stop_game(self, game_id: str) -> None: ...
+
+    @abc.abstractmethod
+    async def open_games(self) -> list[GameRecord]:
+        """Every lobby and running game (of the servers `restores`), with seats and actions: what a restart restores."""
+
+    @abc.abstractmethod
+    async def load_game(self, game_id: str) -> GameRecord | None:
+        """One game in any state, finished ones included (for its record or a rematch)."""
+
+    @abc.abstractmethod
+    async def actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]: ...
+
+    # -- finished games, statistics and ratings --------------------------------------------
+
+    @abc.abstractmethod
+    async def ratings(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
+        """The stored (mu, sigma) of those players who have a rating on this server."""
+
+    @abc.abstractmethod
+    async def record_finished(
+        self,
+        game_id: str,
+        guild_id: int,
+        seats: Sequence[FinalSeat],
+        new_ratings: dict[int, tuple[float, float]] | None,
+        last_action: tuple[int, int, dict[str, Any]] | None = None,
+    ) -> None:
+        """Store a finished game and fold it into the players' statistics, in one transaction.
+
+        `last_action` (index, seat, action JSON), the action that ended the game, is recorded in
+        the same transaction, so a game is never left with all its actions but no result.
+        """
+
+    @abc.abstractmethod
+    async def leaderboard(self, guild_id: int, sort: Sort, offset: int, limit: int) -> list[Standing]:
+        """One page of a server's leaderboard; equal values share a rank."""
+
+    @abc.abstractmethod
+    async def standing(self, guild_id: int, user_id: int, sort: Sort) -> Standing | None:
+        """A player's own place on the leaderboard, wherever it is."""
+
+    @abc.abstractmethod
+    async def ranked_players(self, guild_id: int, sort: Sort) -> int: ...
+
+    @abc.abstractmethod
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None: ...
+
+    # -- server settings -----------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
+        """A server's stored settings; None when it never changed any."""
+
+    @abc.abstractmethod
+    async def all_guild_settings(self) -> dict[int, GuildSettingsRecord]:
+        """Every server's stored settings by server id: what start-up loads."""
+
+    @abc.abstractmethod
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettingsRecord) -> None:
+        """Store a server's settings in place of any it had (`updated_at` is set to now)."""
+
+
+def exact_over_under(rounds: Sequence[tuple[int, int, int, int]]) -> tuple[int, int, int]:
+    """How many of a player's rounds (round, bid, tricks, points) were bid exactly, over and under."""
+    exact = sum(1 for _, bid, won, _ in rounds if bid == won)
+    over = sum(1 for _, bid, won, _ in rounds if won > bid)
+    under = sum(1 for _, bid, won, _ in rounds if won < bid)
+    return exact, over, under

@@ -1,0 +1,65 @@
+"""The storage tests against PostgreSQL: the server at TEST_DATABASE_URL, emptied before each test.
+
+`python -m pytest` leaves this directory out (it needs a server); `.ci/run` starts a throwaway
+server and runs ``python -m pytest tests/postgres`` with TEST_DATABASE_URL set. Without it these
+tests fail at once, saying so: they are never silently skipped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+from bot.storage import Repository
+from bot.storage.postgres import PostgresRepository
+from tests.storage.support import Site
+
+
+@pytest.fixture(scope="session")
+def database_url() -> str:
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        pytest.fail(
+            "TEST_DATABASE_URL is not set: tests/postgres needs a PostgreSQL database it may empty "
+            "(`bash .ci/run` starts one), such as postgresql://postgres@127.0.0.1:5433/wizard_test",
+            pytrace=False,
+        )
+    return url
+
+
+async def empty(url: str) -> None:
+    """Drop everything the bot made, so that each test starts from an empty database."""
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    finally:
+        await connection.close()
+
+
+@pytest.fixture
+async def postgres_url(database_url: str) -> str:
+    await empty(database_url)
+    return database_url
+
+
+@pytest.fixture
+async def repository(postgres_url: str) -> AsyncIterator[Repository]:
+    opened = await Repository.open(postgres_url)
+    assert isinstance(opened, PostgresRepository)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def site(postgres_url: str) -> AsyncIterator[Site]:
+    made = Site(postgres_url)
+    yield made
+    await made.shut_down()
+
+
+@pytest.fixture
+def integrity_error() -> type[Exception]:
+    return asyncpg.IntegrityConstraintViolationError
