@@ -411,8 +411,10 @@ def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:
     """
     rows = []
     for row in view.to_components() if view is not None else []:
-        rows.append([
-            {key: value for key, value in button.items() if not (key == "custom_id" and button.get("disabled"))}
-            for button in row["components"]
-        ])
+        rows.append(
+            [
+                {key: value for key, value in button.items() if not (key == "custom_id" and button.get("disabled"))}
+                for button in row["components"]
+            ]
+        )
     return (embed.to_dict(), rows)
