@@ -1,0 +1,666 @@
+"""Hundreds of games at once in one bot process: interaction latency, REST calls, CPU, memory, loop lag.
+
+    python bench/load.py [--games 200] [--players 4] [--rounds 3] [--seconds 300]
+                         [--think 0] [--games-per-guild 5] [--bot-ref HEAD]
+                         [--profile bot.prof] [--py-spy bot.txt] [--json results.json]
+                         [--exp guilds-intent|gc-freeze|gc-tune|gc-moderate|db-one-hop ...]
+
+Two processes on two cores: this one runs the Discord stand-in of the e2e tests (bench/_load_standin.py)
+and the scripted players on one core; the real bot (`python -m bot`, via bench/_load_bot.py) runs on
+the other, against the stand-in on 127.0.0.1, so its CPU time and memory are its own (read from /proc).
+
+Each game: the host types /wizard start, three people click Join, the host clicks Start; then each
+player clicks a random enabled move button on their newest hand DM as soon as it is their turn
+(waiting on the stand-in's per-game condition, never polling). Every game stops clicking once the
+hands of round `--rounds` + 1 are dealt (`--rounds 0`: whole games), or when `--seconds` is up.
+With `--think S` each move waits an exponentially distributed time of mean S first (a human pace;
+the default 0 clicks as fast as the bot allows, which measures its saturation).
+
+Printed: acknowledgement latency of the interactions (stand-in clock: gateway send to callback),
+REST calls per move, per card and per round by kind, the bot's CPU per game and per move, its memory
+per live game (RSS with every game live minus RSS when idle), the lag of its event loop (a task
+in the bot process wakes every 50 ms and records how late), database write times, and the
+machine's load averages and how long each process sat runnable waiting for a CPU, since other work on
+the machine skews every wall-clock figure (CPU per move, REST counts and memory are the steadier ones).
+`--exp` tries a suggested change in the bot process only (see bench/_load_bot.py) to measure its gain.
+`--bot-ref HEAD` runs the committed bot (git archive) instead of a working tree others are editing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from _load_standin import KINDS, LoadStandin, cpu_seconds, memory_kib, run_delay  # noqa: E402
+
+from tests.e2e.standin import Channel, Driver, InteractionRecord, StoredMessage, User  # noqa: E402
+
+MOVE_KINDS = ("bid", "play", "trump")
+HAND_TITLE = "Your hand"
+FINAL_TITLE = "Final standings"
+ROUNDS_BY_PLAYERS = {3: 20, 4: 15, 5: 12, 6: 10}
+WAIT = 120.0  # seconds a game waits for the bot before it gives up (the bot is far behind or stuck)
+
+# -- one game and its scripted players -------------------------------------------------------
+
+
+@dataclass
+class Game:
+    slot: int
+    channel: Channel
+    people: list[User]
+    dm_ids: list[int]
+    rng: random.Random
+    rounds_done: int = 0
+    moves: Counter[str] = field(default_factory=Counter)
+    refused: list[str] = field(default_factory=list)
+    finished: bool = False
+    error: str | None = None
+    started_at: float | None = None
+
+
+@dataclass
+class Click:
+    phase: str  # "setup" or "play"
+    kind: str  # "start", "join", "go", "bid", "play", "trump"
+    record: InteractionRecord
+
+
+def move_buttons(message: StoredMessage) -> list[str]:
+    """The custom_ids of the enabled move buttons (bid, card, trump) of a hand message."""
+    found = []
+    for component in message.all_components():
+        custom_id = str(component.get("custom_id", ""))
+        if component.get("disabled") or component.get("type") != 2:
+            continue
+        if custom_id.split(":")[1:2] and custom_id.split(":")[1] in MOVE_KINDS and custom_id.startswith("wz:"):
+            found.append(custom_id)
+    return found
+
+
+def title(message: StoredMessage) -> str:
+    embeds = message.data.get("embeds") or []
+    return str(embeds[0].get("title", "")) if embeds else ""
+
+
+def shown_round(message: StoredMessage) -> int:
+    words = title(message).split()
+    return int(words[words.index("round") + 1]) if "round" in words else 0
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, folder: Path) -> None:
+        self.args = args
+        self.folder = folder
+        self.standin = LoadStandin()
+        self.driver = Driver(self.standin)
+        self.games: list[Game] = []
+        self.clicks: list[Click] = []
+        self.stop = asyncio.Event()
+        self.process: asyncio.subprocess.Process | None = None
+        self.py_spy: subprocess.Popen[bytes] | None = None
+        self.marks: dict[str, float] = {}
+        self.bot_cpu: dict[str, float] = {}
+        self.own_cpu: dict[str, float] = {}
+        self.bot_loop_cpu: dict[str, float] = {}
+        self.bot_waited: dict[str, float] = {}
+        self.own_waited: dict[str, float] = {}
+        self.bot_mem: dict[str, dict[str, int]] = {}
+        self.mem_samples: list[tuple[float, int, int]] = []  # (time, live games, RSS KiB)
+        self.load: dict[str, str] = {}
+        self.last_round = args.rounds or ROUNDS_BY_PLAYERS[args.players]
+
+    # -- the world ---------------------------------------------------------------------------
+
+    def build_world(self) -> None:
+        st = self.standin
+        guild = None
+        for slot in range(self.args.games):
+            if slot % self.args.games_per_guild == 0:
+                guild = st.create_guild(f"Guild {slot // self.args.games_per_guild}")
+            assert guild is not None
+            channel = st.create_text_channel(guild, f"wizard-{slot}")
+            people = [st.create_user(f"p{slot}x{seat}") for seat in range(self.args.players)]
+            for person in people:
+                st.add_member(guild, person)
+            dm_ids = [st.dm_channel_for(person).id for person in people]
+            for channel_id in [channel.id, *dm_ids]:
+                st.slot_of_channel[channel_id] = slot
+            self.games.append(Game(slot, channel, people, dm_ids, random.Random(self.args.seed * 100_003 + slot)))
+
+    def latest_hand(self, game: Game, seat: int) -> StoredMessage | None:
+        for message in reversed(self.standin.by_channel.get(game.dm_ids[seat], [])):
+            if HAND_TITLE in title(message):
+                return message
+        return None
+
+    def final_posted(self, game: Game) -> bool:
+        messages = self.standin.by_channel.get(game.channel.id) or []
+        return any(FINAL_TITLE in title(m) for m in messages[-3:])
+
+    # -- the bot process -----------------------------------------------------------------------
+
+    def bot_root(self) -> Path:
+        if self.args.bot_ref is None:
+            return ROOT
+        tree = self.folder / "bot-tree"
+        tree.mkdir()
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", self.args.bot_ref, "bot", "cogs"], check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        return tree
+
+    async def launch_bot(self) -> None:
+        root = self.bot_root()
+        env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DEV_GUILD_ID"}}
+        env |= {
+            "PYTHONPATH": str(root),
+            "DISCORD_TOKEN": self.standin.token,
+            "DATABASE_PATH": str(self.folder / "wizard.db"),
+            "LOG_LEVEL": self.args.log_level,
+        }
+        command = [
+            sys.executable,
+            str(Path(__file__).with_name("_load_bot.py")),
+            self.standin.base_url,
+            self.standin.ws_url,
+            "--stats",
+            str(self.folder / "stats.json"),
+            "--cpu",
+            str(self.args.bot_cpu),
+        ]
+        if self.args.profile:
+            command += ["--profile", self.args.profile]
+        for name in self.args.exp:
+            command += ["--exp", name]
+        self.log = (self.folder / "bot.log").open("wb")
+        self.process = await asyncio.create_subprocess_exec(
+            *command, cwd=self.folder, env=env, stdout=self.log, stderr=self.log
+        )
+        logins = len(self.standin.identify_payloads)
+        await self.standin.wait_for(
+            lambda: len(self.standin.identify_payloads) > logins and self.standin.gateway_ready, 60, "the bot to log in"
+        )
+        # on_ready comes after the last GUILD_CREATE and discord.py's guild_ready_timeout (2 s); the bot
+        # takes interactions before that, so nothing waits for it.
+
+    async def stop_bot(self) -> None:
+        if self.process is None or self.process.returncode is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), 30)
+        except TimeoutError:
+            print("the bot did not stop within 30 s of SIGTERM: killed (no loop-lag figures)", file=sys.stderr)
+            self.process.kill()
+            await self.process.wait()
+
+    def snapshot(self, name: str) -> None:
+        assert self.process is not None
+        self.marks[name] = time.monotonic()
+        self.bot_cpu[name] = cpu_seconds(self.process.pid)
+        self.bot_loop_cpu[name] = cpu_seconds(f"{self.process.pid}/task/{self.process.pid}")
+        self.own_cpu[name] = cpu_seconds()
+        self.bot_waited[name] = run_delay(self.process.pid)
+        self.own_waited[name] = run_delay()
+        self.bot_mem[name] = memory_kib(self.process.pid)
+        with open("/proc/loadavg") as file:
+            self.load[name] = " ".join(file.read().split()[:3])
+
+    async def sample_memory(self) -> None:
+        """RSS of the bot twice a second, with how many games were live then (for the report only)."""
+        assert self.process is not None
+        while True:
+            live = sum(1 for g in self.games if g.started_at is not None and not g.finished and g.error is None)
+            self.mem_samples.append((time.monotonic(), live, memory_kib(self.process.pid)["VmRSS"]))
+            await asyncio.sleep(0.5)
+
+    def start_py_spy(self) -> None:
+        assert self.process is not None
+        if not self.args.py_spy:
+            return
+        spy = Path(sys.executable).with_name("py-spy")
+        self.py_spy = subprocess.Popen(
+            [str(spy), "record", "--pid", str(self.process.pid), "--rate", "200", "--format", "raw",
+             "--output", self.args.py_spy, "--nonblocking"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        os.sched_setaffinity(self.py_spy.pid, {self.args.driver_cpu})
+
+    def stop_py_spy(self) -> None:
+        if self.py_spy is None:
+            return
+        self.py_spy.send_signal(signal.SIGINT)
+        try:
+            self.py_spy.wait(30)
+        except subprocess.TimeoutExpired:
+            self.py_spy.kill()
+
+    # -- the players -----------------------------------------------------------------------------
+
+    async def click(self, game: Game, phase: str, kind: str, user: User, message: StoredMessage, target: str) -> Click:
+        record = await self.driver.click(user, message, target)
+        click = Click(phase, kind, record)
+        self.clicks.append(click)
+        await self.standin.wait_game(game.slot, lambda: record.acknowledged, WAIT, f"the ack of {kind}")
+        record.payload = {}  # the copy of the clicked message: not needed any more
+        return click
+
+    async def set_up(self, game: Game) -> None:
+        host, *others = game.people
+        slash = await self.driver.slash(host, game.channel, "wizard start")
+        self.clicks.append(Click("setup", "start", slash))
+
+        def lobby_shown() -> StoredMessage | None:
+            original = slash.original
+            return original if original is not None and not original.loading else None
+
+        lobby = await self.standin.wait_game(game.slot, lobby_shown, WAIT, "the lobby")
+        for person in others:
+            await self.click(game, "setup", "join", person, lobby, "Join")
+        go = await self.click(game, "setup", "go", host, lobby, "Start")
+        if go.record.callback_types != [7]:
+            raise RuntimeError(f"Start was refused: {go.record.callback_types}")
+        game.started_at = time.monotonic()
+        await self.standin.wait_game(
+            game.slot,
+            lambda: all(self.latest_hand(game, seat) for seat in range(len(game.people))),
+            WAIT,
+            "the first hands",
+        )
+
+    def turn(self, game: Game) -> tuple[int, StoredMessage, list[str]] | str | None:
+        """Whose move it is (seat, hand message, enabled moves); "over"/"limit"/"stop"; None: not yet."""
+        if self.stop.is_set():
+            return "stop"
+        if self.final_posted(game):
+            return "over"
+        hands = [self.latest_hand(game, seat) for seat in range(len(game.people))]
+        if any(hand is None for hand in hands):
+            return None
+        rounds = [shown_round(hand) for hand in hands if hand is not None]
+        game.rounds_done = max(game.rounds_done, min(rounds) - 1)
+        if max(rounds) > self.last_round:
+            # Stop once every hand of the next round is dealt: the game's messages are then all out.
+            return "limit" if min(rounds) > self.last_round else None
+        for seat, hand in enumerate(hands):
+            assert hand is not None
+            buttons = move_buttons(hand)
+            if buttons:
+                return seat, hand, buttons
+        return None
+
+    async def play(self, game: Game) -> None:
+        think = self.args.think
+        while True:
+            found: tuple[int, StoredMessage, list[str]] | str = await self.standin.wait_game(
+                game.slot, lambda: self.turn(game), WAIT, "a player's turn"
+            )
+            if found == "over":
+                game.finished = True
+                game.rounds_done = ROUNDS_BY_PLAYERS[self.args.players]
+                return
+            if isinstance(found, str):
+                return
+            seat, hand, buttons = found
+            if think > 0:
+                await asyncio.sleep(game.rng.expovariate(1 / think))  # a person thinking, not a wait
+                if self.stop.is_set():
+                    return
+            custom_id = game.rng.choice(buttons)
+            kind = custom_id.split(":")[1]
+            click = await self.click(game, "play", kind, game.people[seat], hand, custom_id)
+            if click.record.callback_types == [7]:
+                game.moves[kind] += 1
+            else:
+                game.refused.append(custom_id)
+
+    async def run_game(self, game: Game, ready: asyncio.Event, setups: list[int]) -> None:
+        try:
+            await self.set_up(game)
+            setups.append(game.slot)
+            if len(setups) == len(self.games):
+                ready.set()
+            await ready.wait()
+            await self.play(game)
+        except Exception as error:
+            game.error = f"{type(error).__name__}: {error}"
+            setups.append(-1)
+            if len(setups) >= len(self.games):
+                ready.set()
+
+    # -- the run -------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        await self.standin.start()
+        try:
+            self.build_world()
+            await self.launch_bot()
+            assert self.process is not None
+            self.snapshot("idle")
+            sampler = asyncio.get_running_loop().create_task(self.sample_memory())
+            ready = asyncio.Event()
+            setups: list[int] = []
+            tasks = [asyncio.create_task(self.run_game(game, ready, setups)) for game in self.games]
+            self.snapshot("setup")
+            await ready.wait()
+            self.snapshot("play")
+            self.start_py_spy()
+            timer = asyncio.get_running_loop().call_later(self.args.seconds, self._time_up)
+            await asyncio.gather(*tasks)
+            timer.cancel()
+            self.snapshot("end")
+            self.process.send_signal(signal.SIGUSR1)  # the bot counts its objects, every game still live
+            self.stop_py_spy()
+            sampler.cancel()
+        finally:
+            await self.stop_bot()
+            self.stop_py_spy()
+            await self.standin.stop()
+            if hasattr(self, "log"):
+                self.log.close()
+
+    def _time_up(self) -> None:
+        self.stop.set()
+        for event in self.standin.game_events.values():
+            event.set()
+
+    # -- the report ------------------------------------------------------------------------------
+
+    def report(self) -> dict[str, Any]:
+        a = self.args
+        out: dict[str, Any] = {"games": a.games, "players": a.players, "rounds": a.rounds, "think": a.think}
+        out |= {"bot_ref": a.bot_ref, "exp": a.exp, "load": self.load}
+        play_s = self.marks["end"] - self.marks["play"]
+        setup_s = self.marks["play"] - self.marks["setup"]
+        errors = [g for g in self.games if g.error]
+        moves = Counter[str]()
+        for g in self.games:
+            moves.update(g.moves)
+        total_moves = sum(moves.values())
+        rounds_done = sum(g.rounds_done for g in self.games if not g.error)
+        refused = sum(len(g.refused) for g in self.games)
+        bot = (a.bot_ref or "working tree") + "".join(f" + {name}" for name in a.exp)
+        print(
+            f"\n== {a.games} games x {a.players} players, rounds {a.rounds or 'all'}, think {a.think:g} s; bot {bot} =="
+        )
+        load = self.load
+        print(f"machine load averages (1/5/15 min): idle {load['idle']} · play {load['play']} · end {load['end']}")
+        print(
+            f"setup {setup_s:.1f} s (lobbies, joins, starts, first deal); play {play_s:.1f} s: {total_moves} moves "
+            f"({moves['bid']} bids, {moves['play']} cards, {moves['trump']} trumps), {rounds_done} rounds, "
+            f"{total_moves / play_s:.0f} moves/s"
+        )
+        if errors:
+            print(f"!! {len(errors)} games failed, e.g. {errors[0].error}")
+        if refused:
+            print(f"!! {refused} clicks refused (answered with a message instead of the hand)")
+        finished = sum(g.finished for g in self.games)
+        if finished:
+            print(f"{finished} games finished")
+        out |= {"setup_s": setup_s, "play_s": play_s, "moves": dict(moves), "rounds_done": rounds_done}
+        out |= {"failed_games": len(errors), "refused": refused}
+
+        print("\nacknowledgement latency (ms; stand-in clock, interaction sent → callback received):")
+        out["ack_ms"] = {}
+        for phase, kinds in (("setup", ("start", "join", "go")), ("play", MOVE_KINDS)):
+            for kind in (*kinds, "all"):
+                records = [c.record for c in self.clicks if c.phase == phase and kind in ("all", c.kind)]
+                if not records:
+                    continue
+                latencies = [r.ack_latency * 1000 for r in records if r.ack_latency is not None]
+                row = {q: percentile(latencies, q) for q in (50, 95, 99, 100)}
+                late = sum(1 for r in records if r.ack_latency is None or r.ack_latency > 3)
+                warn = f"  !! {late} over 3 s or unanswered" if late else ""
+                print(
+                    f"  {phase:5} {kind:6} n={len(records):6}  p50 {row[50]:7.1f}  p95 {row[95]:7.1f}  "
+                    f"p99 {row[99]:7.1f}  max {row[100]:7.1f}{warn}"
+                )
+                out["ack_ms"][f"{phase}.{kind}"] = row | {"n": len(records), "over_3s": late}
+
+        counts = self.standin.rest_counter.between(self.marks["play"], self.marks["end"])
+        setup_counts = self.standin.rest_counter.between(self.marks["setup"], self.marks["play"])
+        total = sum(counts.values())
+        besides = total - counts["interaction callback"]
+        per = (max(total_moves, 1), max(moves["play"], 1), max(rounds_done, 1))
+        print(f"\nREST calls during play: {total} ({total / play_s:.0f}/s, {besides / play_s:.0f}/s besides callbacks)")
+        print(f"  {'kind':30} {'per move':>9} {'per card':>9} {'per round':>10} {'setup/game':>11}")
+        for kind in (*KINDS, "all"):
+            n = total if kind == "all" else counts[kind]
+            setup_n = sum(setup_counts.values()) if kind == "all" else setup_counts[kind]
+            if n or setup_n:
+                print(f"  {kind:30} {n / per[0]:9.2f} {n / per[1]:9.2f} {n / per[2]:10.1f} {setup_n / a.games:11.1f}")
+        if self.standin.rest_counter.other_routes:
+            print(f"  other routes: {dict(self.standin.rest_counter.other_routes.most_common(5))}")
+        if self.standin.rest_counter.errors:
+            print(f"  !! errors: {dict(self.standin.rest_counter.errors.most_common(5))}")
+        out["rest"] = {"play": dict(counts), "setup": dict(setup_counts), "per_move": total / per[0]}
+        out["rest"] |= {
+            "per_card": total / per[1],
+            "per_round": total / per[2],
+            "besides_callbacks_per_s": besides / play_s,
+        }
+
+        self.report_cpu(play_s, total_moves, rounds_done, out)
+
+        idle = self.bot_mem["idle"]["VmRSS"]
+        end = self.bot_mem["end"]["VmRSS"]
+        peak = self.bot_mem["end"]["VmHWM"]
+        all_live = [rss for _, live, rss in self.mem_samples if live == a.games]
+        live_rss = end if a.rounds and not errors else (max(all_live) if all_live else end)
+        per_game = (live_rss - idle) / a.games
+        print(
+            f"\nbot memory: idle RSS {idle / 1024:.1f} MiB, with {a.games} games live {live_rss / 1024:.1f} MiB, "
+            f"peak {peak / 1024:.1f} MiB → {per_game:.0f} KiB per live game"
+        )
+        out["memory"] = {"idle_kib": idle, "live_kib": live_rss, "peak_kib": peak, "per_game_kib": per_game}
+
+        stats_path = self.folder / "stats.json"
+        stats: dict[str, Any] = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+        if stats:
+            self.report_loop(stats, out)
+        else:
+            print("\n(no loop-lag statistics: the bot did not stop cleanly)")
+        if stats.get("heap"):
+            heap = stats["heap"]
+            top = ", ".join(f"{name} {count}" for name, count in heap["by_type"][:12])
+            print(f"objects tracked by the garbage collector at the end: {heap['tracked']} ({top})")
+            out["heap"] = heap
+        self.report_database(moves, out)
+        self.report_log()
+        self.report_targets(out)
+        return out
+
+    def report_cpu(self, play_s: float, total_moves: int, rounds_done: int, out: dict[str, Any]) -> None:
+        a = self.args
+        bot_setup = self.bot_cpu["play"] - self.bot_cpu["setup"]
+        bot_play = self.bot_cpu["end"] - self.bot_cpu["play"]
+        loop_play = self.bot_loop_cpu["end"] - self.bot_loop_cpu["play"]
+        own_play = self.own_cpu["end"] - self.own_cpu["play"]
+        per_move_ms = bot_play / max(total_moves, 1) * 1000
+        per_game = (bot_setup + bot_play) / a.games
+        print(
+            f"\nbot CPU: setup {bot_setup:.2f} s ({bot_setup / a.games * 1000:.1f} ms/game); play {bot_play:.2f} s "
+            f"({bot_play / play_s:.0%} of a core; loop thread {loop_play:.2f} s, other threads "
+            f"{bot_play - loop_play:.2f} s) = {per_move_ms:.2f} ms/move"
+        )
+        print(f"  → {per_game:.3f} s per game of {rounds_done / a.games:.1f} rounds")
+        saturated = "  !! saturated: latencies include its own queueing" if own_play / play_s > 0.9 else ""
+        print(f"  stand-in + players CPU during play: {own_play:.2f} s ({own_play / play_s:.0%} of a core){saturated}")
+        bot_waited = self.bot_waited["end"] - self.bot_waited["play"]
+        own_waited = self.own_waited["end"] - self.own_waited["play"]
+        print(
+            f"  waiting for a CPU (runnable, other processes on the core) during play: the bot's loop thread "
+            f"{bot_waited:.2f} s ({bot_waited / play_s:.0%} of the time), the stand-in's {own_waited:.2f} s "
+            f"({own_waited / play_s:.0%})"
+        )
+        out["cpu"] = {"bot_setup_s": bot_setup, "bot_play_s": bot_play, "bot_loop_play_s": loop_play}
+        out["cpu"] |= {"bot_util": bot_play / play_s, "ms_per_move": per_move_ms, "s_per_game": per_game}
+        out["cpu"] |= {"harness_util": own_play / play_s, "bot_waited_s": bot_waited, "harness_waited_s": own_waited}
+
+    def report_targets(self, out: dict[str, Any]) -> None:
+        ack = out["ack_ms"].get("play.all", {}).get(99, float("nan"))
+        own = out.get("lag_ms", {}).get("play.own", {}).get(100, float("nan"))
+        raw = out.get("lag_ms", {}).get("play.all", {}).get(100, float("nan"))
+        db = out.get("db_ms", {}).get("append_action", {}).get(99, float("nan"))
+        stored = out["db_actions"]["stored"] == out["db_actions"]["accepted"]
+        rows = [
+            ("p99 acknowledgement < 100 ms", ack < 100, f"{ack:.0f} ms"),
+            ("no loop stall > 100 ms", raw <= 100, f"longest {raw:.0f} ms ({own:.0f} ms own)"),
+            ("≤ 2 REST calls per card", out["rest"]["per_card"] <= 2, f"{out['rest']['per_card']:.2f}"),
+            ("≤ 2 REST calls per move", out["rest"]["per_move"] <= 2, f"{out['rest']['per_move']:.2f}"),
+            (
+                "< 100 KB per live game",
+                out["memory"]["per_game_kib"] * 1.024 < 100,
+                f"{out['memory']['per_game_kib']:.0f} KiB",
+            ),
+            ("database keeps up", stored and not db >= 100, f"all moves stored: {stored}; append p99 {db:.0f} ms"),
+        ]
+        print("\ntargets:")
+        for name, met, value in rows:
+            print(f"  {'met   ' if met else 'MISSED'} {name:30} {value}")
+        out["targets"] = {name: {"met": met, "value": value} for name, met, value in rows}
+
+    def window(self, samples: list[list[float]], start: str, end: str) -> list[list[float]]:
+        return [s for s in samples if self.marks[start] <= s[0] <= self.marks[end]]
+
+    def report_loop(self, stats: dict[str, Any], out: dict[str, Any]) -> None:
+        print("\nbot event loop lag (ms; a task wakes every 50 ms and records how late):")
+        out["lag_ms"] = {}
+        print("  (own: minus the time the loop's thread sat runnable while other processes had its core)")
+        for phase, (start, end) in (("setup", ("setup", "play")), ("play", ("play", "end"))):
+            samples = self.window(stats["lag"], start, end)
+            for what, lags in (
+                ("all", [s[1] * 1000 for s in samples]),
+                ("own", [max(0.0, s[1] - s[2]) * 1000 for s in samples]),
+            ):
+                stalls = sum(1 for lag in lags if lag > 100)
+                row = {q: percentile(lags, q) for q in (50, 99, 100)}
+                print(
+                    f"  {phase:5} {what:3} n={len(lags):5}  p50 {row[50]:6.1f}  p99 {row[99]:6.1f}  "
+                    f"max {row[100]:6.1f}  stalls over 100 ms: {stalls}"
+                )
+                out["lag_ms"][f"{phase}.{what}"] = row | {"stalls_over_100ms": stalls}
+        collections = self.window(stats["gc"], "play", "end")
+        full = [c for c in collections if c[1] == 2]
+        gc_cpu = sum(c[3] for c in collections)
+        longest = max((c[2] for c in full), default=0) * 1000
+        longest_cpu = max((c[3] for c in full), default=0) * 1000
+        print(
+            f"  garbage collections during play: {len(collections)}, {gc_cpu:.2f} s CPU; {len(full)} full, "
+            f"longest {longest:.0f} ms ({longest_cpu:.0f} ms CPU)"
+        )
+        by_generation = {
+            generation: (
+                sum(1 for c in collections if c[1] == generation),
+                sum(c[3] for c in collections if c[1] == generation),
+            )
+            for generation in (0, 1, 2)
+        }
+        print("    by generation: " + ", ".join(f"{g}: {n} in {cpu:.2f} s" for g, (n, cpu) in by_generation.items()))
+        out["gc"] = {"count": len(collections), "cpu_s": gc_cpu, "full": len(full), "longest_full_cpu_ms": longest_cpu}
+        out["gc"]["by_generation"] = by_generation
+        print("database writes as the bot awaits them, during play (ms):")
+        out["db_ms"] = {}
+        for name, samples in sorted(stats["db"].items()):
+            durations = [s[1] * 1000 for s in self.window(samples, "play", "end")]
+            if durations:
+                row = {q: percentile(durations, q) for q in (50, 99, 100)}
+                print(f"  {name:18} n={len(durations):6}  p50 {row[50]:6.2f}  p99 {row[99]:6.2f}  max {row[100]:7.2f}")
+                out["db_ms"][name] = row | {"n": len(durations)}
+
+    def report_database(self, moves: Counter[str], out: dict[str, Any]) -> None:
+        path = self.folder / "wizard.db"
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            (stored,) = db.execute("SELECT count(*) FROM actions").fetchone()
+        accepted = sum(moves.values())
+        differ = "" if stored == accepted else "  !! they differ"
+        print(f"database: {stored} actions stored for {accepted} accepted moves{differ}")
+        out["db_actions"] = {"stored": stored, "accepted": accepted}
+
+    def report_log(self) -> None:
+        text = re.sub(r"\x1b\[[0-9;]*m", "", (self.folder / "bot.log").read_text(errors="replace"))
+        bad = [
+            line
+            for line in text.splitlines()
+            if any(word in line for word in (" WARNING ", " ERROR ", "Traceback"))
+            and "voice will NOT be supported" not in line
+        ]
+        if bad:
+            print(f"\n!! the bot logged {len(bad)} warnings/errors, e.g.:")
+            for line in bad[:5]:
+                print("   ", line[:200])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games at once (default 200)")
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6), help="people per game (default 4)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds to play in each game; 0: whole games")
+    parser.add_argument("--seconds", type=float, default=300, help="stop clicking after this long (default 300)")
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a player thinks before a move")
+    parser.add_argument("--games-per-guild", type=int, default=5, help="games (channels) per server (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument("--bot-ref", help="run the bot of this git commit (default: the working tree)")
+    parser.add_argument("--log-level", default="INFO", help="the bot's LOG_LEVEL (default INFO)")
+    parser.add_argument("--bot-cpu", type=int, default=0, help="the core of the bot process (default 0)")
+    parser.add_argument("--driver-cpu", type=int, default=1, help="the core of the stand-in and players (default 1)")
+    parser.add_argument("--profile", help="write a cProfile of the bot process here (slows it down)")
+    parser.add_argument("--py-spy", help="record the bot during play with py-spy into this file (raw format)")
+    parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument(
+        "--exp",
+        action="append",
+        default=[],
+        choices=("guilds-intent", "gc-freeze", "gc-tune", "gc-moderate", "db-one-hop"),
+        help="try a suggested change in the bot process only (see bench/_load_bot.py); repeatable",
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (database, bot log)")
+    args = parser.parse_args()
+
+    for name in ("profile", "py_spy", "json"):
+        if getattr(args, name):
+            setattr(args, name, str(Path(getattr(args, name)).resolve()))
+    os.sched_setaffinity(0, {args.driver_cpu})
+    folder = Path(tempfile.mkdtemp(prefix="wizard-load-"))
+    bench = Bench(args, folder)
+    try:
+        asyncio.run(bench.run())
+        out = bench.report()
+        if args.json:
+            Path(args.json).write_text(json.dumps(out, indent=2))
+    finally:
+        if args.keep:
+            print(f"\nkept {folder}")
+        else:
+            subprocess.run(["rm", "-rf", str(folder)], check=False)
+
+
+if __name__ == "__main__":
+    main()
