@@ -36,7 +36,7 @@ async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_a_signal(tmp_
     assert sorted(command["name"] for command in commands) == ["leaderboard", "stats", "wizard"]
     assert None not in standin.commands  # no global sync without --sync
     intents = discord.Intents._from_value(standin.identify_payloads[0]["intents"])
-    assert intents == discord.Intents.default()
+    assert intents == discord.Intents(guilds=True)  # the servers, and no message events
     # No privileged intents:
     assert not intents.members
     assert not intents.presences
