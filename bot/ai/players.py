@@ -9,10 +9,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from bot.engine.actions import BIDS, CHOICES, PLAYS, Action, Bid, ChooseTrump, Play
+from bot.engine.actions import BIDS, CHOICES, PLAYS, Action, Bid, Play
 from bot.engine.cards import Card, Kind, Suit
 from bot.engine.game import Observation, Phase
-from bot.engine.rules import led_suit, legal_cards
 
 from . import policy
 from .knowledge import Knowledge, bid_order, knowledge
@@ -28,6 +27,8 @@ class Player(Protocol):
 
 
 class Level(enum.Enum):
+    """How well a computer player plays."""
+
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
@@ -203,31 +204,37 @@ class NormalPlayer:
 
 
 Clock = Callable[[], float]
+# What drawing one world costs, in card plays of a rollout: the weighed deals tried before one is kept.
+SAMPLE_COST = 40
 
 
 class HardPlayer:
     """Determinized Monte Carlo search.
 
     It deals the cards it cannot see to the others consistently with what it saw (cards played,
-    known voids, hand sizes, the turned-up card) and plays each such world to the end of the round
-    with the normal policy for everyone, once per candidate action; it takes the action with the
-    best average result for itself. Bids are chosen the same way, the later bidders bidding by the
-    normal heuristic in each world. The work is capped by a number of card plays per decision, so
-    a seed fixes every choice; the deadline is only a safety stop.
+    known voids, hand sizes, the turned-up card), preferring deals in which the others' bids fit
+    their hands, and plays each such world to the end of the round with the normal policy for
+    everyone, once per candidate action (the same worlds for every candidate). It takes the action
+    with the best average result: its own round points less `spite` times the others' mean, since
+    what counts in the end is the lead over the others. Bids are chosen the same way, the later
+    bidders bidding by the normal heuristic in each world; the trump choice is the normal one.
+
+    The work is capped by a number of simulated card plays per decision (`budget`), so a seed fixes
+    every choice; the wall-clock `deadline` is only a safety stop on a slow or busy machine.
     """
 
     def __init__(
         self,
         rng: random.Random,
         *,
-        budget: int = 24000,
+        budget: int = 20000,
         min_worlds: int = 8,
         max_worlds: int = 160,
-        deadline: float = 0.8,
+        deadline: float = 0.6,
         clock: Clock = time.perf_counter,
         infer: bool = True,
-        attempts: int = 12,
-        spite: float = 0.0,
+        attempts: int = 10,
+        spite: float = 0.5,
     ) -> None:
         self.rng = rng
         self.budget = budget  # simulated card plays per decision
@@ -250,7 +257,9 @@ class HardPlayer:
         return PLAYS[self._card(observation).index]
 
     def _worlds(self, candidates: int, plays_per_rollout: int) -> int:
-        worlds = self.budget // max(1, candidates * plays_per_rollout)
+        """How many worlds fit the budget; drawing a world costs about as much as SAMPLE_COST plays."""
+        cost = candidates * plays_per_rollout + (SAMPLE_COST if self.infer else 0)
+        worlds = self.budget // max(1, cost)
         return max(self.min_worlds, min(self.max_worlds, worlds))
 
     def sample_world(self, observation: Observation, facts: Knowledge) -> list[list[Card]]:
@@ -416,5 +425,3 @@ __all__ = [
     "RandomPlayer",
     "make_player",
 ]
-
-_ = (ChooseTrump, legal_cards, led_suit)

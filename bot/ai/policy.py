@@ -1,5 +1,9 @@
 """The normal level's heuristics, written for speed: the hard level's rollouts run them millions of times.
 
+Bidding sums fitted card values (`values.py`) and nudges the sum by the bids already placed; play
+wins cheaply while tricks are needed and ducks once the bid is made, judging a card by a rough
+chance that the players after it cannot beat it.
+
 Everything here sees one player's view only: its own hand, the cards everyone has seen (`known` marks
 them, and the player's own hand, by DECK index) and the public table.
 """
@@ -45,12 +49,8 @@ def danger(card: Card, trump: Suit | None) -> int:
     return strength(card, trump)
 
 
-def suit_id(suit: Suit | None) -> int:
-    """0-3 for the suits in DECK order, -1 for none; voids are bit masks of these."""
-    return -1 if suit is None else SUIT_ID[suit]
-
-
 def void_mask(suits: Collection[Suit]) -> int:
+    """The suits as a bit mask: bit i for SUITS[i] (0-3, the DECK order), the form voids take here."""
     mask = 0
     for suit in suits:
         mask |= 1 << SUIT_ID[suit]
@@ -102,9 +102,9 @@ def survival(
 ) -> float:
     """The chance that `card`, winning the trick now, is not beaten by the seats in `later`.
 
-    Each later seat holds `hand_size` of the `unseen` cards. `led` and `trump` are suit ids
-    (`suit_id`); `led` is -1 when `card` sets the suit. `voids` are the seats' void masks. A rough
-    independent-cards estimate, good enough to rank cards.
+    Each later seat holds `hand_size` of the `unseen` cards. `led` and `trump` are suit ids (0-3,
+    the index in SUITS, or -1 for none); `led` is -1 when `card` sets the suit. `voids` are the
+    seats' void masks. A rough independent-cards estimate, good enough to rank cards.
     """
     kind = card.kind
     if kind is _WIZARD or not later:

@@ -18,7 +18,7 @@ def small_player(level: Level, seed: int = 1) -> Player:
         return EasyPlayer(rng)
     if level is Level.NORMAL:
         return NormalPlayer(rng)
-    return HardPlayer(rng, budget=3000, min_worlds=4, max_worlds=24)
+    return HardPlayer(rng, budget=2000, min_worlds=4, max_worlds=16)
 
 
 def situation(

@@ -8,10 +8,11 @@ import pytest
 
 from bot.ai import HardPlayer
 from bot.ai.knowledge import knowledge
+from bot.ai.players import bid_likelihood
 from bot.ai.policy import void_mask
 from bot.ai.sampling import deal_unseen
 from bot.ai.table import Table
-from bot.engine import DECK, Game, Observation, Options, Play, Suit
+from bot.engine import DECK, Card, Game, Observation, Options, Play, Suit
 
 from .support import situation
 
@@ -142,7 +143,7 @@ def test_the_deadline_stops_the_search_after_one_world() -> None:
 
 
 def test_the_budget_caps_the_worlds() -> None:
-    player = HardPlayer(random.Random(0), budget=1000, min_worlds=3, max_worlds=50)
+    player = HardPlayer(random.Random(0), budget=1000, min_worlds=3, max_worlds=50, infer=False)
     assert player._worlds(5, 40) == 5
     assert player._worlds(50, 40) == 3
     assert player._worlds(1, 1) == 50
@@ -156,3 +157,15 @@ def test_hard_search_is_deterministic_for_a_seed_mid_round() -> None:
     observation = game.observation(game.to_move or 0)
     choices = {HardPlayer(random.Random(42), budget=4000).choose(observation) for _ in range(3)}
     assert len(choices) == 1
+
+
+def test_worlds_that_explain_the_bids_weigh_more() -> None:
+    # Seat 0 bid 3 of 3: a world giving it the three Wizards left explains that better than one
+    # giving it three low cards.
+    game = situation(["W2 W3 W4", "S2 S3 S4", "C2 C3 C4", "W1 D5 D6"], "H9", dealer=3, bids=[3, 0, 0])
+    observation = game.observation(3)
+    facts = knowledge(observation)
+    strong = [list(map(Card.parse, hand.split())) for hand in ["W2 W3 W4", "S2 S3 S4", "C2 C3 C4", "W1 D5 D6"]]
+    weak = [list(map(Card.parse, hand.split())) for hand in ["S2 S3 S4", "W2 W3 W4", "C2 C3 C4", "W1 D5 D6"]]
+    assert bid_likelihood(observation, facts, strong) > 0.5
+    assert bid_likelihood(observation, facts, weak) < 0.01
