@@ -404,10 +404,11 @@ class _Feed:
 
 
 def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:
-    """A comparable picture of a hand message, to tell whether an edit would change anything.
+    """A fingerprint of a hand message, to tell whether an edit would change anything.
 
     A disabled button's custom_id is left out: it cannot be clicked, so the trick number in it
-    going stale is no reason to edit every waiting hand after every card.
+    going stale is no reason to edit every waiting hand after every card. Only a hash is kept
+    (for every seated player of every live game), not the rendered message.
     """
     rows = []
     for row in view.to_components() if view is not None else []:
@@ -417,4 +418,4 @@ def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:
                 for button in row["components"]
             ]
         )
-    return (embed.to_dict(), rows)
+    return hash(repr((embed.to_dict(), rows)))
