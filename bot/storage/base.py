@@ -316,3 +316,29 @@ def exact_over_under(rounds: Sequence[tuple[int, int, int, int]]) -> tuple[int, 
     over = sum(1 for _, bid, won, _ in rounds if won > bid)
     under = sum(1 for _, bid, won, _ in rounds if won < bid)
     return exact, over, under
+
+
+def stats_row(guild_id: int, seat: FinalSeat, new_ratings: dict[int, tuple[float, float]] | None) -> tuple[Any, ...]:
+    """What one finished game adds to a player's statistics, in the order of the backends' upsert:
+    guild, user, name, wins, total score, best score, rounds, exact, over, under, mu, sigma, rating.
+
+    The rating shown and sorted by is the cautious mu - 3 sigma.
+    """
+    exact, over, under = exact_over_under(seat.rounds)
+    mu, sigma = (new_ratings or {}).get(seat.user_id, (None, None))
+    rating = None if mu is None or sigma is None else mu - 3 * sigma
+    return (
+        guild_id,
+        seat.user_id,
+        seat.name,
+        int(seat.won),
+        seat.score,
+        seat.score,
+        len(seat.rounds),
+        exact,
+        over,
+        under,
+        mu,
+        sigma,
+        rating,
+    )

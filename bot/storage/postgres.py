@@ -29,8 +29,8 @@ from .base import (
     Standing,
     StorageError,
     _standing,
-    exact_over_under,
     migrations,
+    stats_row,
 )
 
 log = logging.getLogger(__name__)
@@ -335,8 +335,6 @@ class PostgresRepository(Repository):
             for s in seats:
                 if s.computer:
                     continue
-                exact, over, under = exact_over_under(s.rounds)
-                mu, sigma = (new_ratings or {}).get(s.user_id, (None, None))
                 await db.execute(
                     """
                     INSERT INTO player_stats AS p (guild_id, user_id, name, games, wins, total_score, best_score,
@@ -356,19 +354,7 @@ class PostgresRepository(Repository):
                         sigma = coalesce(excluded.sigma, p.sigma),
                         rating = coalesce(excluded.rating, p.rating)
                     """,
-                    guild_id,
-                    s.user_id,
-                    s.name,
-                    int(s.won),
-                    s.score,
-                    s.score,
-                    len(s.rounds),
-                    exact,
-                    over,
-                    under,
-                    mu,
-                    sigma,
-                    None if mu is None or sigma is None else mu - 3 * sigma,
+                    *stats_row(guild_id, s, new_ratings),
                 )
                 await db.execute(
                     "UPDATE player_stats SET avg_score = 1.0 * total_score / games,"

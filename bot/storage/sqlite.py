@@ -30,6 +30,7 @@ from .base import (
     StorageError,
     _standing,
     migrations,
+    stats_row,
 )
 
 log = logging.getLogger(__name__)
@@ -336,10 +337,6 @@ class SQLiteRepository(Repository):
             for s in seats:
                 if s.computer:
                     continue
-                exact = sum(1 for _, bid, won, _ in s.rounds if bid == won)
-                over = sum(1 for _, bid, won, _ in s.rounds if won > bid)
-                under = sum(1 for _, bid, won, _ in s.rounds if won < bid)
-                mu, sigma = (new_ratings or {}).get(s.user_id, (None, None))
                 await db.execute(
                     """
                     INSERT INTO player_stats (guild_id, user_id, name, games, wins, total_score, best_score,
@@ -359,21 +356,7 @@ class SQLiteRepository(Repository):
                         sigma = coalesce(excluded.sigma, sigma),
                         rating = coalesce(excluded.rating, rating)
                     """,
-                    (
-                        guild_id,
-                        s.user_id,
-                        s.name,
-                        int(s.won),
-                        s.score,
-                        s.score,
-                        len(s.rounds),
-                        exact,
-                        over,
-                        under,
-                        mu,
-                        sigma,
-                        None if mu is None or sigma is None else mu - 3 * sigma,
-                    ),
+                    stats_row(guild_id, s, new_ratings),
                 )
                 await db.execute(
                     "UPDATE player_stats SET avg_score = 1.0 * total_score / games,"
