@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ai, ratings
-from .engine import Action, Applied, Game, Observation, Options, RuleError, action_from_json, action_to_json, rules
+from .engine import Action, Applied, Game, Observation, Options, action_from_json, action_to_json, rules
 from .storage import FinalSeat, GameRecord, Repository, SeatRecord
 
 log = logging.getLogger(__name__)
@@ -904,21 +904,3 @@ def computer_player(user_id: int, level: str) -> Player:
     if level not in {member.value for member in ai.Level}:
         raise ValueError(f"no computer level {level!r}")
     return Player(user_id, f"Computer ({level})", level)
-
-
-__all__ = [
-    "DEFAULT_TURN_TIMER",
-    "ActionApplied",
-    "Event",
-    "GameManager",
-    "GameRefused",
-    "GameStarted",
-    "GameStopped",
-    "Listener",
-    "Lobby",
-    "LobbyClosed",
-    "Player",
-    "Refusal",
-    "RuleError",
-    "Table",
-]
