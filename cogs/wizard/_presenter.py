@@ -193,6 +193,7 @@ class _Feed:
         self.drained.set()
         # What each player's DM hand message shows now, so unchanged hands are not edited.
         self.hand_shown: dict[int, object] = {}
+        self._locale: str | None = None
         self._logged: set[tuple[str, int]] = set()
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"wizard-feed-{table.id}")
 
@@ -234,7 +235,12 @@ class _Feed:
 
     @property
     def locale(self) -> str | None:
-        return self.presenter.public_locale(self.table.guild_id)
+        """The channel's language, fixed by the game's first message: a change in /wizard settings
+        is for new games, never for running ones. (Unknown until the server is in the cache, which
+        right after a restart it may not be yet.)"""
+        if self._locale is None:
+            self._locale = self.presenter.public_locale(self.table.guild_id)
+        return self._locale
 
     @property
     def channel(self) -> discord.PartialMessageable:

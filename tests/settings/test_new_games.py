@@ -87,3 +87,29 @@ async def test_channel_messages_follow_the_language_the_managers_chose(server: S
     await server.settings(server.admin, language="server")
     lobby = await server.start(server.bob, server.general)
     assert "Wizard — a new game is forming" in lobby.text()
+
+
+async def test_a_running_game_keeps_the_language_it_started_with(server: Server) -> None:
+    await server.settings(server.admin, language="cs")
+    lobby = await server.start(server.bob, server.games, computer_players=2)
+    start = next(str(b["custom_id"]) for b in lobby.buttons() if str(b["custom_id"]).endswith(":start"))
+    await (await server.driver.click(server.bob, lobby, start)).wait_acked(3)
+    table = await server.standin.wait_for(
+        lambda: next((m for m in server.driver.channel_view(server.games) if "kolo 1" in m.text()), None),
+        timeout=5,
+        what="the Czech table",
+    )
+    await server.settings(server.admin, language="pl")
+    running = server.bot.manager.in_channel(server.games.id)
+    assert running is not None
+    # The next move edits the table: still in Czech.
+    edits = table.edits
+    hand = await server.standin.wait_for(
+        lambda: next((m for m in reversed(server.driver.dm_view(server.bob)) if m.buttons()), None),
+        timeout=5,
+        what="bob's hand",
+    )
+    move = next(b for b in hand.buttons() if not b.get("disabled"))
+    await (await server.driver.click(server.bob, hand, str(move["custom_id"]))).wait_acked(3)
+    await server.standin.wait_for(lambda: server.standin.messages[table.id].edits > edits, timeout=5, what="an edit")
+    assert "kolo 1" in server.standin.messages[table.id].text()
