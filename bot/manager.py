@@ -233,6 +233,7 @@ class GameManager:
         self._abandon_seconds = abandon_seconds
         self._turn_timer_range = turn_timer_range
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     async def load(self, repository: Repository) -> list[Table]:
         """Use `repository` from now on, and restore the lobbies and games it holds.
@@ -409,12 +410,23 @@ class GameManager:
         log.info("lobby %s opened in guild %s channel %s", lobby.id, guild_id, channel_id)
         return lobby
 
+    @property
+    def _bookkeeping(self) -> Repository | None:
+        """Where to note message ids and closed DMs: nowhere once the bot is shutting down.
+
+        They are written after the person already has their answer, so a click that lands as the
+        bot stops must not write to a database that is closing. Losing one only means a fresh
+        message after the restart.
+        """
+        return None if self._closed else self.repository
+
     async def set_lobby_message(self, lobby_id: str, message_id: int) -> None:
         lobby = self._lobbies.get(lobby_id)
+        repository = self._bookkeeping
         if lobby is not None:
             lobby.message_id = message_id
-            if self.repository is not None:
-                await self.repository.set_lobby_message(lobby_id, message_id)
+            if repository is not None:
+                await repository.set_lobby_message(lobby_id, message_id)
 
     async def join(self, lobby_id: str, player: Player) -> Lobby:
         lobby = self.lobby(lobby_id)
@@ -849,15 +861,17 @@ class GameManager:
         """Remember the message that shows the table of the current round."""
         table.table_message_id = message_id
         table.table_round = table.game.round
-        if self.repository is not None:
-            await self.repository.set_table_message(table.id, message_id, table.table_round)
+        repository = self._bookkeeping
+        if repository is not None:
+            await repository.set_table_message(table.id, message_id, table.table_round)
 
     async def set_hand_message(self, table: Table, user_id: int, channel_id: int, message_id: int) -> None:
         """Remember the DM that shows a player's hand of the current round."""
         table.hand_messages[user_id] = (channel_id, message_id, table.game.round)
         seat = table.seat_of(user_id)
-        if self.repository is not None and seat is not None:
-            await self.repository.set_hand_message(table.id, seat, channel_id, message_id, table.game.round)
+        repository = self._bookkeeping
+        if repository is not None and seat is not None:
+            await repository.set_hand_message(table.id, seat, channel_id, message_id, table.game.round)
 
     async def mark_dm_closed(self, table: Table, user_id: int) -> bool:
         """Note that a player's DMs are closed; True the first time, so they are told once."""
@@ -866,8 +880,9 @@ class GameManager:
         table.dm_closed.add(user_id)
         table.hand_messages.pop(user_id, None)
         seat = table.seat_of(user_id)
-        if self.repository is not None and seat is not None:
-            await self.repository.set_dm_closed(table.id, seat)
+        repository = self._bookkeeping
+        if repository is not None and seat is not None:
+            await repository.set_dm_closed(table.id, seat)
         return True
 
     # -- helpers ---------------------------------------------------------------------------
@@ -880,6 +895,7 @@ class GameManager:
 
     def close(self) -> None:
         """Cancel the timers; the bot calls this when it shuts down."""
+        self._closed = True
         for lobby in self._lobbies.values():
             self._cancel_expiry(lobby)
         for table in self._tables.values():

@@ -7,13 +7,14 @@ One aiosqlite connection, in WAL mode with foreign keys on; numbered migration f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 
@@ -38,11 +39,32 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 5000
 
 
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _one_write_at_a_time(
+    method: Callable[Concatenate[SQLiteRepository, _P], Coroutine[Any, Any, _T]],
+) -> Callable[Concatenate[SQLiteRepository, _P], Coroutine[Any, Any, _T]]:
+    """Run a write method under the repository's write lock (see `SQLiteRepository.__init__`)."""
+
+    async def write(self: SQLiteRepository, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        async with self._writing:
+            return await method(self, *args, **kwargs)
+
+    write.__doc__ = method.__doc__
+    return write
+
+
 class SQLiteRepository(Repository):
     """The SQLite backend: one aiosqlite connection to one file. Create with `await SQLiteRepository.open(path)`."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
+        # Held by each write from its first statement to its commit, and by close(): the bot may
+        # stop while a click it already answered is still writing, and closing between that
+        # write's statements would fail its commit.
+        self._writing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> SQLiteRepository:
@@ -97,7 +119,8 @@ class SQLiteRepository(Repository):
                 raise StorageError(f"migration {name} failed: {error}") from error
 
     async def close(self) -> None:
-        await self._db.close()
+        async with self._writing:
+            await self._db.close()
 
     async def schema_version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cursor:
@@ -106,6 +129,7 @@ class SQLiteRepository(Repository):
 
     # -- lobbies and games ---------------------------------------------------------------
 
+    @_one_write_at_a_time
     async def create_lobby(
         self,
         game_id: str,
@@ -125,6 +149,7 @@ class SQLiteRepository(Repository):
         await self._write_seats(game_id, seats)
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def update_lobby(self, game_id: str, host_id: int, seats: Sequence[SeatRecord]) -> None:
         """Store who is in a lobby now; this also restarts its idle clock."""
         await self._db.execute(
@@ -134,6 +159,7 @@ class SQLiteRepository(Repository):
         await self._write_seats(game_id, seats)
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def update_lobby_options(self, game_id: str, options: dict[str, Any]) -> None:
         """Store the house rules the host chose in the lobby; this also restarts its idle clock."""
         await self._db.execute(
@@ -163,16 +189,19 @@ class SQLiteRepository(Repository):
             ],
         )
 
+    @_one_write_at_a_time
     async def set_lobby_message(self, game_id: str, message_id: int) -> None:
         await self._db.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def close_lobby(self, game_id: str) -> None:
         await self._db.execute(
             "UPDATE games SET status = 'closed', updated_at = ? WHERE id = ?", (time.time(), game_id)
         )
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def start_game(self, game_id: str, seed: int, turn_deadline: float | None = None) -> None:
         await self._db.execute(
             "UPDATE games SET status = 'running', seed = ?, turn_deadline = ?, updated_at = ? WHERE id = ?",
@@ -180,6 +209,7 @@ class SQLiteRepository(Repository):
         )
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def append_action(
         self, game_id: str, index: int, seat: int, action: dict[str, Any], turn_deadline: float | None = None
     ) -> None:
@@ -195,10 +225,12 @@ class SQLiteRepository(Repository):
             await self._db.rollback()
             raise
 
+    @_one_write_at_a_time
     async def set_turn_deadline(self, game_id: str, turn_deadline: float | None) -> None:
         await self._db.execute("UPDATE games SET turn_deadline = ? WHERE id = ?", (turn_deadline, game_id))
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def set_presence(self, game_id: str, seat: int, missed: int, away: bool) -> None:
         """Store how many turns in a row a player missed, and whether the computer keeps their seat."""
         await self._db.execute(
@@ -206,12 +238,14 @@ class SQLiteRepository(Repository):
         )
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def set_table_message(self, game_id: str, message_id: int | None, round_number: int | None) -> None:
         await self._db.execute(
             "UPDATE games SET table_message_id = ?, table_round = ? WHERE id = ?", (message_id, round_number, game_id)
         )
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def set_hand_message(
         self, game_id: str, seat: int, channel_id: int | None, message_id: int | None, round_number: int | None
     ) -> None:
@@ -221,6 +255,7 @@ class SQLiteRepository(Repository):
         )
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def set_dm_closed(self, game_id: str, seat: int) -> None:
         await self._db.execute(
             "UPDATE seats SET dm_closed = 1, dm_channel_id = NULL, hand_message_id = NULL, hand_round = NULL"
@@ -229,6 +264,7 @@ class SQLiteRepository(Repository):
         )
         await self._db.commit()
 
+    @_one_write_at_a_time
     async def stop_game(self, game_id: str) -> None:
         await self._db.execute(
             "UPDATE games SET status = 'stopped', finished_at = ? WHERE id = ?", (time.time(), game_id)
@@ -303,6 +339,7 @@ class SQLiteRepository(Repository):
         ) as cursor:
             return {row["user_id"]: (row["mu"], row["sigma"]) for row in await cursor.fetchall()}
 
+    @_one_write_at_a_time
     async def record_finished(
         self,
         game_id: str,
@@ -465,6 +502,7 @@ class SQLiteRepository(Repository):
         async with self._db.execute("SELECT * FROM guild_settings ORDER BY guild_id") as cursor:
             return {row["guild_id"]: self._settings_record(row) for row in await cursor.fetchall()}
 
+    @_one_write_at_a_time
     async def save_guild_settings(self, guild_id: int, settings: GuildSettingsRecord) -> None:
         """Store a server's settings in place of any it had (`updated_at` is set to now)."""
         await self._db.execute(

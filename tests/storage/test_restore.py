@@ -574,3 +574,17 @@ async def test_when_a_lobby_change_cannot_be_stored_nothing_changes_and_the_next
     assert boot.recorder.events == []
     assert await boot.repository.open_games() == stored_before
     await change(boot.manager, lobby)
+
+
+async def test_message_ids_noted_while_the_bot_shuts_down_are_not_written(site: Site) -> None:
+    boot = await site.boot()
+    table = await start_with(boot.manager, 3)
+    lobby = await open_with(boot.manager, 1, channel=OTHER_CHANNEL)
+    boot.manager.close()  # the bot stops: the manager first, then the database
+    await boot.repository.close()
+    # A click answered just before the stop still notes its message: no write, no error.
+    await boot.manager.set_lobby_message(lobby.id, 91)
+    await boot.manager.set_table_message(table, 92)
+    await boot.manager.set_hand_message(table, table.players[0].user_id, 93, 94)
+    assert await boot.manager.mark_dm_closed(table, table.players[1].user_id)
+    assert (lobby.message_id, table.table_message_id) == (91, 92)
