@@ -187,13 +187,7 @@ class PostgresRepository(Repository):
         self, game_id: str, index: int, seat: int, action: dict[str, Any], turn_deadline: float | None = None
     ) -> None:
         async with self._pool.acquire() as db, db.transaction():
-            await db.execute(
-                "INSERT INTO actions (game_id, idx, seat, action) VALUES ($1, $2, $3, $4)",
-                game_id,
-                index,
-                seat,
-                json.dumps(action),
-            )
+            await _insert_action(db, game_id, index, seat, action)
             await db.execute("UPDATE games SET turn_deadline = $1 WHERE id = $2", turn_deadline, game_id)
 
     async def set_turn_deadline(self, game_id: str, turn_deadline: float | None) -> None:
@@ -315,14 +309,7 @@ class PostgresRepository(Repository):
         now = time.time()
         async with self._pool.acquire() as db, db.transaction():
             if last_action is not None:
-                index, seat, action = last_action
-                await db.execute(
-                    "INSERT INTO actions (game_id, idx, seat, action) VALUES ($1, $2, $3, $4)",
-                    game_id,
-                    index,
-                    seat,
-                    json.dumps(action),
-                )
+                await _insert_action(db, game_id, *last_action)
             await db.execute("UPDATE games SET status = 'finished', finished_at = $1 WHERE id = $2", now, game_id)
             await db.executemany(
                 "INSERT INTO results (game_id, seat, user_id, score, place, won) VALUES ($1, $2, $3, $4, $5, $6)",
@@ -486,4 +473,15 @@ def _settings_record(row: asyncpg.Record) -> GuildSettingsRecord:
         language=row["language"],
         channels=tuple(int(channel) for channel in json.loads(row["channels"])),
         updated_at=row["updated_at"],
+    )
+
+
+async def _insert_action(db: Any, game_id: str, index: int, seat: int, action: dict[str, Any]) -> None:
+    """Part of a transaction: the primary key refuses an index recorded before."""
+    await db.execute(
+        "INSERT INTO actions (game_id, idx, seat, action) VALUES ($1, $2, $3, $4)",
+        game_id,
+        index,
+        seat,
+        json.dumps(action),
     )

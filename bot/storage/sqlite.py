@@ -215,15 +215,19 @@ class SQLiteRepository(Repository):
     ) -> None:
         """Record the `index`-th action of a game and when the next turn runs out, in one commit."""
         try:
-            await self._db.execute(
-                "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
-                (game_id, index, seat, json.dumps(action)),
-            )
+            await self._insert_action(game_id, index, seat, action)
             await self._db.execute("UPDATE games SET turn_deadline = ? WHERE id = ?", (turn_deadline, game_id))
             await self._db.commit()
         except BaseException:
             await self._db.rollback()
             raise
+
+    async def _insert_action(self, game_id: str, index: int, seat: int, action: dict[str, Any]) -> None:
+        """Part of a write: the primary key refuses an index recorded before."""
+        await self._db.execute(
+            "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
+            (game_id, index, seat, json.dumps(action)),
+        )
 
     @_one_write_at_a_time
     async def set_turn_deadline(self, game_id: str, turn_deadline: float | None) -> None:
@@ -357,11 +361,7 @@ class SQLiteRepository(Repository):
         now = time.time()
         try:
             if last_action is not None:
-                index, seat, action = last_action
-                await db.execute(
-                    "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
-                    (game_id, index, seat, json.dumps(action)),
-                )
+                await self._insert_action(game_id, *last_action)
             await db.execute("UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
             await db.executemany(
                 "INSERT INTO results (game_id, seat, user_id, score, place, won) VALUES (?, ?, ?, ?, ?, ?)",

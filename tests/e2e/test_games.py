@@ -7,20 +7,13 @@ import json
 import pytest
 
 from bot.engine import Game, Options
-from tests.e2e._play import Recorder
+from tests.e2e._play import Recorder, start_game
 from tests.e2e.conftest import GAME_SEED, World
 
 
 async def open_game(world: World, players: int, **options: object) -> Recorder:
-    """The first person starts a game in the channel, the others join, and the host starts it."""
-    host, *others = world.people[:players]
-    record = await world.driver.slash(host, world.channel, "wizard start", options=options or None)
-    lobby = await record.wait_response()
-    for person in others:
-        joined = await world.driver.click(person, lobby, "Join")
-        await joined.wait_acked(3)
-    started = await world.driver.click(host, lobby, "Start")
-    await started.wait_acked(3)
+    """The first people start a game in the channel (see `start_game`) and a recorder to play it."""
+    await start_game(world, world.people[:players], **options)
     return Recorder(world, world.people[:players])
 
 
