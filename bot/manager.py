@@ -142,10 +142,12 @@ class Table:
         seat = self.game.to_move
         return None if seat is None else self.players[seat]
 
-    @property
-    def trick_number(self) -> int:
-        """How many tricks of the current round are finished: the stale-click check uses it."""
-        return len(self.game.tricks)
+    def next_trick(self, seat: int) -> int:
+        """The trick a seat plays its next card to, from 0: the cards it has played this round.
+
+        A button carries the trick it is for; the stale-click check compares it with this.
+        """
+        return self.game.round - len(self.game.hands[seat])
 
 
 # -- events: what changed, for the presentation layer ---------------------------------------
@@ -605,7 +607,9 @@ class GameManager:
     async def act(self, game_id: str, user_id: int, action: Action, *, round: int, trick: int) -> Applied:
         """Apply a player's action, given the round and trick of the button they pressed.
 
-        A button from an earlier round or trick is refused as stale; the engine refuses
+        A button from an earlier round, or for another trick than the player's next, is refused
+        as stale (a hand drawn after its player's card is for their next trick, and stays good
+        until then while the others play); the engine refuses
         anything else that is not legal. Concurrent clicks are serialised by the game's lock, so
         of two identical clicks exactly one is applied. A person who is away and makes their move
         is back.
@@ -617,7 +621,7 @@ class GameManager:
             seat = table.seat_of(user_id)
             if seat is None or not table.players[seat].is_person:
                 raise GameRefused(Refusal.NOT_IN_GAME)
-            if (round, trick) != (table.game.round, table.trick_number):
+            if round != table.game.round or trick != table.next_trick(seat):
                 raise GameRefused(Refusal.STALE)
             return await self._apply(table, seat, action, "player")
 

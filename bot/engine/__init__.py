@@ -12,6 +12,7 @@ from .errors import (
     WrongPhaseError,
 )
 from .game import Applied, Deal, Game, Observation, Options, Phase, RoundResult, TrickResult, deal_hands
+from .rules import led_suit
 
 __all__ = [
     "DECK",
@@ -40,5 +41,6 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "deal_hands",
+    "led_suit",
     "sort_key",
 ]

@@ -391,14 +391,19 @@ class WizardCog(commands.Cog, name="Wizard"):
             await interaction.response.edit_message(
                 embed=_render.hand_over_embed(table, applied.round.round, locale), view=None
             )
+            if interaction.message is not None:
+                self.presenter.note_hand_retired(table, interaction.user.id, interaction.message.id)
             return
-        # The clicked message (the DM, or the ephemeral copy from My hand) shows the hand as it is now.
+        # The clicked message shows the hand as it is now: the DM as the steady hand of the round,
+        # the ephemeral copy from My hand as this moment.
+        message_id = interaction.message.id if interaction.message is not None else None
+        in_dm = message_id is not None and table.hand_messages.get(interaction.user.id, (0, 0, 0))[1] == message_id
         observation = table.game.observation(applied.seat)
-        embed = _render.hand_embed(table, observation, locale)
-        view = _render.hand_view(table, observation, locale)
+        embed = _render.hand_embed(table, observation, locale, steady=in_dm)
+        view = _render.hand_view(table, observation, locale, steady=in_dm)
         await interaction.response.edit_message(embed=embed, view=view)
-        if interaction.message is not None:
-            self.presenter.note_hand_shown(table, interaction.user.id, interaction.message.id, embed, view)
+        if in_dm and message_id is not None:
+            self.presenter.note_hand_shown(table, interaction.user.id, message_id, embed, view)
 
     # -- clicks that no button of ours matches -----------------------------------------
 

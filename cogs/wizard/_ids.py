@@ -14,9 +14,10 @@
     wz:trump:<game>:<round>:<trick>:<suit>     the dealer's trump choice (S, H, D, C)
     wz:board:<sort>:<page>                     a page of /leaderboard (sort: rating, wins, ...)
 
-<game> is the game's id. <round> and <trick> are the round and the number of finished tricks
-when the button was drawn: a click whose pair is no longer current is stale and refused. An id
-is at most 100 characters, Discord's limit; these stay under 40.
+<game> is the game's id. <round> is the round the button was drawn in, <trick> the trick it is
+for: the player's next one, counted from 0 (the number of cards they have played this round;
+always 0 for bids and trump). A click from an earlier round or for a finished trick is stale and
+refused. An id is at most 100 characters, Discord's limit; these stay under 40.
 """
 
 from __future__ import annotations

@@ -85,6 +85,9 @@ class _Stopped:
     reason: str = "stopped"
 
 
+# What `hand_shown` holds for a hand message whose buttons are already off (its round is over).
+_RETIRED = object()
+
 _Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Remind | _Restored | _Final | _Stopped
 _COALESCED = (_RefreshTable(), _RefreshHands())
 
@@ -161,6 +164,11 @@ class Presenter:
         """A click's response already showed this hand in `message_id`: if that is the DM, don't edit it again."""
         if table.hand_messages.get(user_id, (0, 0, 0))[1] == message_id:
             self.feed(table).hand_shown[user_id] = _shown(embed, view)
+
+    def note_hand_retired(self, table: Table, user_id: int, message_id: int) -> None:
+        """A click's response already took the buttons off this hand message (its round is over)."""
+        if table.hand_messages.get(user_id, (0, 0, 0))[1] == message_id:
+            self.feed(table).hand_shown[user_id] = _RETIRED
 
     def restore(self, tables: list[Table]) -> None:
         """Bring the messages of games restored after a restart up to date."""
@@ -327,7 +335,7 @@ class _Feed:
     async def _deal_hands(self) -> None:
         """Send each player a new DM for the round; name in the channel those whose DMs are closed."""
         table = self.table
-        old = dict(table.hand_messages)
+        old = {user: where for user, where in table.hand_messages.items() if self.hand_shown.get(user) is not _RETIRED}
         table.hand_messages.clear()
         self.hand_shown.clear()
         closed: list[Player] = []
@@ -338,8 +346,8 @@ class _Feed:
                 await self._retire_hand(*old[player.user_id][:2])
             locale = self.presenter.user_locale(player.user_id, table.guild_id)
             observation = table.game.observation(seat)
-            embed = _render.hand_embed(table, observation, locale)
-            view = _render.hand_view(table, observation, locale)
+            embed = _render.hand_embed(table, observation, locale, steady=True)
+            view = _render.hand_view(table, observation, locale, steady=True)
             try:
                 # Last round's DM channel if there was one: no user lookup or channel creation per round.
                 if player.user_id in old:
@@ -377,8 +385,8 @@ class _Feed:
                 continue
             locale = self.presenter.user_locale(player.user_id, table.guild_id)
             observation = table.game.observation(seat)
-            embed = _render.hand_embed(table, observation, locale)
-            view = _render.hand_view(table, observation, locale)
+            embed = _render.hand_embed(table, observation, locale, steady=True)
+            view = _render.hand_view(table, observation, locale, steady=True)
             shown = _shown(embed, view)
             if self.hand_shown.get(player.user_id) == shown:
                 continue
@@ -405,7 +413,7 @@ class _Feed:
     async def _retire_all_hands(self) -> None:
         for player in self.table.players:
             where = self.table.hand_messages.get(player.user_id)
-            if where is not None:
+            if where is not None and self.hand_shown.get(player.user_id) is not _RETIRED:
                 await self._retire_hand(*where[:2])
 
 

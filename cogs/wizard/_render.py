@@ -21,6 +21,7 @@ from bot.engine import (
     RoundResult,
     Suit,
     TrickResult,
+    led_suit,
     sort_key,
 )
 from bot.i18n import JESTER_EMOJI, SUIT_EMOJI, WIZARD_EMOJI, card_name, duration, suit_name, t
@@ -198,7 +199,12 @@ def _turn_text(observation: Observation, players: Sequence[Player], locale: str 
         return t(locale, "table.game_over")
     if observation.phase is Phase.BID and observation.options.hidden_bids:
         return t(locale, "table.turn.hidden_bids")
-    return t(locale, f"table.turn.{observation.phase.value}", name=_name(players[observation.to_move], locale))
+    name = _name(players[observation.to_move], locale)
+    led = led_suit(observation.trick) if observation.phase is Phase.PLAY else None
+    if led is not None:
+        # The DM hands enable every card, so the table is where the suit to follow is read.
+        return t(locale, "table.turn.play_follow", name=name, suit=suit_name(locale, led))
+    return t(locale, f"table.turn.{observation.phase.value}", name=name)
 
 
 def table_embed(table: Table, locale: str | None) -> discord.Embed:
@@ -408,19 +414,30 @@ def dm_closed_text(players: Sequence[Player], locale: str | None) -> str:
 
 
 # -- a player's hand -----------------------------------------------------------------------
+#
+# A hand is drawn two ways. The DM kept for the round is *steady*: it depends only on the
+# player's own cards and bid, the trump and the stage of the round, never on whose turn it is,
+# so playing a card costs the player's own click and one table edit, not an edit of the next
+# player's DM too (Discord rate-limits edits; see "Performance" in the README). Its buttons are
+# every move the player may make at some turn of the stage (all cards held, all bids), and the
+# rules are checked on the click. The copy a player asks for ("My hand", /wizard hand) shows
+# *this moment*: only the moves legal now, enabled only when it is their turn.
 
 
-def hand_embed(table: Table, observation: Observation, locale: str | None) -> discord.Embed:
-    """A player's private view: their cards, trump, their bid, and what they may do now."""
+def hand_embed(table: Table, observation: Observation, locale: str | None, *, steady: bool = False) -> discord.Embed:
+    """A player's private view: their cards, trump, their bid, and what they may do."""
     cards = sorted(observation.hand, key=sort_key)
     lines = [t(locale, "hand.where", channel=table.channel_id)]
     if observation.blind:
-        # The blind first round: your own card is hidden from you, the others' are not.
+        # The blind first round: your own card is hidden from you, the others' are not. The
+        # steady DM lists them as dealt (a card played is still named), so it does not change
+        # as the one trick of the round is played.
+        held = _dealt_to_others(observation) if steady else observation.others_cards
         lines.append(t(locale, "hand.blind"))
         lines += [
-            f"{_name(table.players[seat], locale)}: {' '.join(card_name(locale, card) for card in held)}"
-            for seat, held in enumerate(observation.others_cards)
-            if held
+            f"{_name(table.players[seat], locale)}: {' '.join(card_name(locale, card) for card in cards_)}"
+            for seat, cards_ in enumerate(held)
+            if cards_
         ]
     else:
         lines.append(" ".join(card_name(locale, card) for card in cards) or t(locale, "hand.empty"))
@@ -432,14 +449,29 @@ def hand_embed(table: Table, observation: Observation, locale: str | None) -> di
     else:
         lines.append(t(locale, "hand.trump", suit=suit_name(locale, observation.trump)))
     bid = observation.bids[observation.seat]
-    if bid is not None:
+    if bid is not None and steady:
+        lines.append(t(locale, "hand.bid_made", bid=bid))  # tricks taken change with every trick: on the table
+    elif bid is not None:
         lines.append(t(locale, "hand.your_bid", bid=bid, won=observation.tricks_won[observation.seat]))
-    lines += ["", prompt_text(table, observation, locale)]
+    lines += ["", prompt_text(table, observation, locale, steady=steady)]
     return discord.Embed(
         title=t(locale, "hand.title", round=observation.round_position, rounds=observation.rounds),
         description="\n".join(lines),
         colour=COLOUR,
     )
+
+
+def _dealt_to_others(observation: Observation) -> list[tuple[Card, ...]]:
+    """In a blind round, what each other seat was dealt: its cards held plus its card in the trick.
+
+    A blind round is the first round, one card each, so its only trick holds every card played.
+    """
+    dealt = [list(held) for held in observation.others_cards]
+    for offset, card in enumerate(observation.trick):
+        seat = (observation.trick_leader + offset) % observation.players
+        if seat != observation.seat:
+            dealt[seat].append(card)
+    return [tuple(cards) for cards in dealt]
 
 
 def hand_over_embed(table: Table, round_number: int, locale: str | None) -> discord.Embed:
@@ -450,11 +482,20 @@ def hand_over_embed(table: Table, round_number: int, locale: str | None) -> disc
     )
 
 
-def prompt_text(table: Table, observation: Observation, locale: str | None) -> str:
+def prompt_text(table: Table, observation: Observation, locale: str | None, *, steady: bool = False) -> str:
     if observation.round != table.game.round or observation.to_move is None:
         return t(locale, "hand.prompt.over")
     if table.players[observation.seat].user_id in table.away:
         return t(locale, "hand.prompt.away")
+    if observation.phase is Phase.CHOOSE_TRUMP and not observation.legal:
+        return t(locale, "hand.prompt.wait_trump")
+    if steady and observation.phase is Phase.BID and not observation.has_bid[observation.seat]:
+        forbidden = _forbidden(observation)
+        if forbidden is not None:
+            return t(locale, "hand.prompt.bid_forbidden", value=forbidden, tricks=observation.round)
+        return t(locale, "hand.prompt.bid_steady")
+    if steady and observation.phase is not Phase.CHOOSE_TRUMP:
+        return t(locale, "hand.prompt.play_steady")
     if not observation.legal:
         if observation.phase is Phase.BID and observation.options.hidden_bids:
             return t(locale, "hand.prompt.wait_bids")
@@ -469,47 +510,43 @@ def prompt_text(table: Table, observation: Observation, locale: str | None) -> s
 
 
 def _forbidden(observation: Observation) -> int | None:
-    """The bid value missing from the legal bids, if the variant forbids one."""
+    """The bid value missing from the legal bids, if the variant forbids one (known on one's turn)."""
+    if not observation.legal or observation.phase is not Phase.BID:
+        return None
     legal = {action.tricks for action in observation.legal if isinstance(action, Bid)}
     missing = [n for n in range(observation.round + 1) if n not in legal]
     return missing[0] if missing else None
 
 
-def hand_view(table: Table, observation: Observation, locale: str | None) -> discord.ui.View | None:
-    """The buttons for this moment: trump suits, bids, or the cards with only legal ones enabled.
+def hand_view(
+    table: Table, observation: Observation, locale: str | None, *, steady: bool = False
+) -> discord.ui.View | None:
+    """The buttons: trump suits, bids, or the cards (steady: every one; else only the legal ones).
 
     A player the computer stands in for also gets the "I'm back" button.
     """
-    view = _moves_view(table, observation, locale)
+    view = _moves_view(table, observation, locale, steady)
     if table.players[observation.seat].user_id in table.away:
         view = view or discord.ui.View(timeout=None)
         view.add_item(back_button(table, locale))
     return view
 
 
-def _moves_view(table: Table, observation: Observation, locale: str | None) -> discord.ui.View | None:
+def _moves_view(table: Table, observation: Observation, locale: str | None, steady: bool) -> discord.ui.View | None:
     # Usually only the player to move may act; under hidden bids everyone still to bid may.
     my_turn = bool(observation.legal)
-    trick = len(observation.tricks)
+    # The trick a button is for: the player's next one, which is the number of cards they have
+    # played this round. It is the current trick whenever they may play, and a steady hand drawn
+    # after their card stays good for their turn in the next trick. (Bids and trump: trick 0.)
+    trick = observation.round - observation.hand_sizes[observation.seat]
     view = discord.ui.View(timeout=None)
 
     def action_id(action: ChooseTrump | Bid | Play | None) -> str:
         return _ids.build(_ids.ActionId(table.id, observation.round, trick, action))
 
-    if observation.blind and observation.phase is Phase.PLAY:
-        # One face-down card: its button does not say which card it is.
-        view.add_item(
-            _button(
-                action_id(None),
-                t(locale, "card.face_down"),
-                style=discord.ButtonStyle.secondary,
-                emoji="🂠",
-                disabled=not my_turn,
-            )
-        )
-        return view
-
-    if my_turn and observation.phase is Phase.CHOOSE_TRUMP:
+    if observation.phase is Phase.CHOOSE_TRUMP and steady and not my_turn:
+        return None  # nothing to do until the dealer has chosen trump; then the hand is redrawn
+    if observation.phase is Phase.CHOOSE_TRUMP and my_turn:
         for suit in Suit:
             view.add_item(
                 _button(
@@ -520,22 +557,40 @@ def _moves_view(table: Table, observation: Observation, locale: str | None) -> d
                 )
             )
         return view
-    if my_turn and observation.phase is Phase.BID:
-        legal = {action.tricks for action in observation.legal if isinstance(action, Bid)}
+    bidding = observation.phase is Phase.BID and not observation.has_bid[observation.seat]
+    if bidding and (my_turn or steady):
+        forbidden = _forbidden(observation)
         for n in range(observation.round + 1):
             view.add_item(
                 _button(
                     action_id(Bid(n)),
                     str(n),
                     style=discord.ButtonStyle.primary,
-                    disabled=n not in legal,
+                    disabled=n == forbidden,
                     row=n // ROW_SIZE,
                 )
             )
         return view
+    if steady:
+        playable = set(observation.hand)
+    elif my_turn:
+        playable = {action.card for action in observation.legal if isinstance(action, Play)}
+    else:
+        playable = set()
+    if observation.blind and observation.hand_sizes[observation.seat]:
+        # One face-down card: its button does not say which card it is.
+        view.add_item(
+            _button(
+                action_id(None),
+                t(locale, "card.face_down"),
+                style=discord.ButtonStyle.secondary,
+                emoji="🂠",
+                disabled=not (steady or (my_turn and observation.phase is Phase.PLAY)),
+            )
+        )
+        return view
     if not observation.hand:
         return None
-    playable = {action.card for action in observation.legal if isinstance(action, Play)} if my_turn else set()
     for index, card in enumerate(sorted(observation.hand, key=sort_key)):
         view.add_item(
             _card_button(action_id(Play(card)), card, locale, disabled=card not in playable, row=index // ROW_SIZE)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import discord
 import pytest
 
-from bot.engine import Bid, Card, Deal, Game, Options, Phase, Play, RoundResult, deal_hands
+from bot.engine import Bid, Card, ChooseTrump, Deal, Game, Options, Phase, Play, RoundResult, deal_hands
+from bot.i18n import card_name
 from bot.manager import Lobby, Player, Table
 from cogs.wizard import _ids, _render
 from cogs.wizard._presenter import _shown
@@ -247,3 +250,124 @@ def test_the_lobby_lists_host_players_and_options() -> None:
     assert fields["Options"] == "Bids may not add up to the number of tricks\nTurn timer: 2 minutes"
     ids = [_ids.parse(str(b["custom_id"])) for b in buttons(_render.lobby_view(lobby, LOCALE))]
     assert ids == [_ids.LobbyId("00ab", op) for op in _ids.LOBBY_OPS + _ids.RULE_OPS]
+
+
+# -- the steady DM hand: what the player's DM shows all round, whoever's turn it is ---------
+
+
+def steady(table: Table, seat: int) -> object:
+    observation = table.game.observation(seat)
+    return _shown(
+        _render.hand_embed(table, observation, LOCALE, steady=True),
+        _render.hand_view(table, observation, LOCALE, steady=True),
+    )
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+@pytest.mark.parametrize(
+    "options",
+    [Options(), Options(bids_may_not_add_up=True), Options(hidden_bids=True), Options(blind_first_round=True)],
+    ids=["standard", "may not add up", "hidden bids", "blind first round"],
+)
+def test_a_dm_hand_changes_only_with_its_own_players_moves_trump_and_the_forbidden_bid(
+    players: int, options: Options
+) -> None:
+    """Playing a card costs no edit of another player's DM, over whole games.
+
+    Another player's move changes a DM hand only when it chooses trump (every hand shows it) or
+    when it leaves the last bidder with a bid that may not be made (shown disabled, with why).
+    """
+    rng = random.Random(players)
+    for seed in range(2):
+        table = make_table(Game(players, seed, options))
+        game = table.game
+        while not game.is_over:
+            mover = game.waiting_for()[0]
+            before = {seat: steady(table, seat) for seat in range(players)}
+            round_before = game.round
+            applied = game.apply(rng.choice(game.legal_actions_for(mover)), by=mover)
+            if game.round != round_before or game.is_over:
+                continue  # a new round deals new DMs
+            for seat in range(players):
+                if seat == mover or steady(table, seat) == before[seat]:
+                    continue
+                observation = game.observation(seat)
+                chose_trump = isinstance(applied.action, ChooseTrump)
+                forbidden_now = observation.phase is Phase.BID and _render._forbidden(observation) is not None
+                assert chose_trump or forbidden_now, (seed, game.round, applied.action, seat)
+
+
+def test_a_dm_hand_enables_every_card_held_whoever_is_to_play() -> None:
+    table = three_player_round_two()
+    for bid in (Bid(1), Bid(1), Bid(0)):
+        table.game.apply(bid)
+    table.game.apply(Play(Card.parse("H9")))  # hearts led: seat 0 must follow with its heart
+    table.game.apply(Play(Card.parse("C3")))
+    for seat, labels in ((0, ["7", "1"]), (2, ["Jester"])):
+        observation = table.game.observation(seat)
+        view = _render.hand_view(table, observation, LOCALE, steady=True)
+        assert [(b["label"], b.get("disabled", False)) for b in buttons(view)] == [(label, False) for label in labels]
+    text = _render.hand_embed(table, table.game.observation(0), LOCALE, steady=True).description or ""
+    assert "Your bid: 0" in text
+    assert "tricks taken" not in text  # it changes with every trick: the table shows it
+    assert "Follow suit if you can" in text
+
+
+def test_the_ephemeral_copy_still_enables_only_the_legal_cards() -> None:
+    table = three_player_round_two()
+    for action in (Bid(1), Bid(1), Bid(0), Play(Card.parse("H9")), Play(Card.parse("C3"))):
+        table.game.apply(action)
+    view = _render.hand_view(table, table.game.observation(0), LOCALE)
+    assert [(b["label"], b.get("disabled", False)) for b in buttons(view)] == [("7", True), ("1", False)]
+
+
+def test_dm_bid_buttons_wait_enabled_and_the_last_bidder_sees_the_forbidden_one_on_their_turn() -> None:
+    table = three_player_round_two(bids_may_not_add_up=True)
+    waiting = _render.hand_view(table, table.game.observation(0), LOCALE, steady=True)
+    assert [b.get("disabled", False) for b in buttons(waiting)] == [False, False, False]
+    table.game.apply(Bid(1))
+    table.game.apply(Bid(0))
+    last = table.game.observation(0)
+    view = _render.hand_view(table, last, LOCALE, steady=True)
+    assert {b["label"]: b.get("disabled", False) for b in buttons(view)} == {"0": False, "1": True, "2": False}
+    assert "You may not bid 1" in (_render.hand_embed(table, last, LOCALE, steady=True).description or "")
+
+
+def test_a_dm_button_is_for_its_players_next_trick() -> None:
+    table = three_player_round_two()
+    for action in (Bid(1), Bid(1), Bid(0), Play(Card.parse("W1"))):
+        table.game.apply(action)
+    # Seat 1 has played to trick 0, which is not over: its buttons are for trick 1.
+    view = _render.hand_view(table, table.game.observation(1), LOCALE, steady=True)
+    assert [_ids.parse(str(b["custom_id"])) for b in buttons(view)] == [
+        _ids.ActionId("00ab", 2, 1, Play(Card.parse("H9")))
+    ]
+    assert table.next_trick(1) == 1
+    assert table.next_trick(2) == 0
+
+
+def test_a_blind_dm_hand_names_the_others_cards_as_dealt_even_once_played() -> None:
+    table = make_table(Game(3, 4, Options(blind_first_round=True)))
+    game = table.game
+    while game.phase is not Phase.PLAY:
+        game.apply(game.legal_actions()[0])
+    leader = game.to_move
+    assert leader is not None
+    watcher = (leader + 1) % 3
+    before = steady(table, watcher)
+    dealt = game.hands[leader][0]
+    game.apply(game.legal_actions()[0])
+    assert steady(table, watcher) == before
+    text = _render.hand_embed(table, game.observation(watcher), LOCALE, steady=True).description or ""
+    assert card_name(LOCALE, dealt) in text
+
+
+def test_the_table_names_the_suit_to_follow() -> None:
+    table = three_player_round_two()
+    for action in (Bid(1), Bid(1), Bid(0), Play(Card.parse("H9"))):
+        table.game.apply(action)
+    assert _render.table_embed(table, LOCALE).footer.text == "Cy is to play · suit led: ♥️ Hearts"
+    free = three_player_round_two()
+    for action in (Bid(1), Bid(1), Bid(0), Play(Card.parse("W1"))):
+        free.game.apply(action)
+    assert _render.table_embed(free, LOCALE).footer.text == "Cy is to play."  # a Wizard led: any card

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Action
+from bot.engine import Action, Play, Suit
+from bot.engine.rules import legal_cards
 from bot.manager import Table
 from cogs.wizard import _ids
 from tests.e2e.conftest import World
@@ -54,6 +55,42 @@ def shown_round(message: StoredMessage) -> int | None:
         if match:
             return int(match[1])
     return None
+
+
+# The suits by their English names, as the table's footer names the suit led.
+_SUITS = {"Spades": Suit.SPADES, "Hearts": Suit.HEARTS, "Diamonds": Suit.DIAMONDS, "Clubs": Suit.CLUBS}
+
+
+@dataclass(frozen=True)
+class TableTurn:
+    """Who the table says is to move, and the suit to follow: what a person reads off it."""
+
+    names: tuple[str, ...]  # the players marked ▶, as the table shows their names
+    led: Suit | None
+
+
+def read_turn(table: StoredMessage) -> TableTurn:
+    embed = table.embeds[0] if table.embeds else {}
+    names = re.findall(r"^▶ \*\*(.+?)\*\* — ", str(embed.get("description", "")), re.MULTILINE)
+    footer = str((embed.get("footer") or {}).get("text", ""))
+    led = re.search(r"suit led: \S+ (\w+)$", footer)
+    return TableTurn(tuple(names), _SUITS[led[1]] if led else None)
+
+
+def moves_a_person_would_make(hand: StoredMessage, led: Suit | None) -> list[str]:
+    """The enabled move buttons of a DM hand that the rules allow now, given the suit led.
+
+    The DM enables every card held whoever's turn it is; a person follows suit by the rules.
+    """
+    ids = [str(button["custom_id"]) for button in action_buttons(hand)]
+    cards = {}
+    for custom_id in ids:
+        parsed = _ids.parse(custom_id)
+        if isinstance(parsed, _ids.ActionId) and isinstance(parsed.action, Play):
+            cards[parsed.action.card] = custom_id
+    if not cards:
+        return ids  # bids, trump, or the blind round's face-down card
+    return [cards[card] for card in legal_cards(list(cards), led)]
 
 
 def versions(message: StoredMessage) -> list[StoredMessage]:
@@ -109,14 +146,46 @@ class Recorder:
     # How many moves each via-table person made (they alternate "My hand" and /wizard hand).
     table_moves: int = 0
 
+    # How often a DM player first tries a card the rules forbid now (its button is enabled: the
+    # DM hand does not change with the turn), to see it refused and the game unchanged.
+    mistakes: float = 0.2
+    refused: int = 0
+
     def whose_turn(self) -> tuple[User, StoredMessage] | None:
-        for user in self.seats:
-            if user.id in self.via_table:
+        """A DM player the game waits for, once their DM shows this round's hand with a legal move.
+
+        Every DM keeps its buttons enabled while others play; whose turn it is, a person reads on
+        the table, and the test reads in the bot's game.
+        """
+        table = self.world.bot.manager.in_channel(self.world.channel.id)
+        if not isinstance(table, Table):
+            return None
+        for seat in table.game.waiting_for():
+            user = next((u for u in self.seats if u.id == table.players[seat].user_id), None)
+            if user is None or user.id in self.via_table:
                 continue
             message = latest_hand(self.world, user)
-            if message is not None and action_buttons(message):
+            if message is not None and self._split(table, seat, message)[0]:
                 return user, message
         return None
+
+    @staticmethod
+    def _split(table: Table, seat: int, message: StoredMessage) -> tuple[list[str], list[str]]:
+        """The enabled move buttons of a hand message for the seat's current turn: (legal, illegal)."""
+        legal_now = table.game.legal_actions_for(seat)
+        legal: list[str] = []
+        illegal: list[str] = []
+        for button in action_buttons(message):
+            custom_id = str(button["custom_id"])
+            parsed = _ids.parse(custom_id)
+            assert isinstance(parsed, _ids.ActionId)
+            if (parsed.round, parsed.trick) != (table.game.round, table.next_trick(seat)):
+                continue  # an earlier round's message, not yet replaced
+            if parsed.action is None:  # the blind round's face-down card: the only one held
+                (legal if legal_now else illegal).append(custom_id)
+            else:
+                (legal if parsed.action in legal_now else illegal).append(custom_id)
+        return legal, illegal
 
     def table_turn(self) -> tuple[User, StoredMessage] | None:
         """A via-table person whose turn it is (by the bot's state), with the current round's table message."""
@@ -139,23 +208,48 @@ class Recorder:
 
     async def step(self) -> None:
         """Make the next move, whoever's it is; wait until it is someone's turn or the game ends."""
-        found = await self.world.standin.wait_for(
+        found: tuple[User, StoredMessage] | bool = await self.world.standin.wait_for(
             lambda: self.whose_turn() or self.table_turn() or self.finished(), timeout=10, what="someone's turn"
         )
-        if found is True:
+        if isinstance(found, bool):
             return
         user, message = found
         if user.id in self.via_table:
             message = await self._open_hand(user, message)
-        buttons = action_buttons(message)
+            buttons = [str(button["custom_id"]) for button in action_buttons(message)]
+        else:
+            table = self.world.bot.manager.in_channel(self.world.channel.id)
+            assert isinstance(table, Table)
+            seat = table.seat_of(user.id)
+            assert seat is not None
+            buttons, illegal = self._split(table, seat, message)
+            if illegal and self.rng.random() < self.mistakes:
+                await self._try_illegal(table, user, message, self.rng.choice(illegal))
         assert buttons, f"it is {user.name}'s turn but their hand has no enabled move: {message.text()!r}"
-        button = self.rng.choice(buttons)
-        custom_id = str(button["custom_id"])
-        record = await self.world.driver.click(user, message, custom_id)
-        await record.wait_acked(3)
+        custom_id = self.rng.choice(buttons)
         parsed = _ids.parse(custom_id)
         assert isinstance(parsed, _ids.ActionId)
-        self.moves.append((user, parsed.action))
+        action = parsed.action
+        if action is None:  # the blind round's face-down card: which it is, only the bot knows
+            table = self.world.bot.manager.in_channel(self.world.channel.id)
+            assert isinstance(table, Table)
+            seat = table.seat_of(user.id)
+            assert seat is not None
+            (card,) = table.game.hands[seat]
+            action = Play(card)
+        record = await self.world.driver.click(user, message, custom_id)
+        await record.wait_acked(3)
+        self.moves.append((user, action))
+
+    async def _try_illegal(self, table: Table, user: User, message: StoredMessage, custom_id: str) -> None:
+        """Click a move the rules forbid now: a private refusal, the game and the DM unchanged."""
+        logged, edits = len(table.game.log), message.edits
+        record = await self.world.driver.click(user, message, custom_id)
+        text = await reply_text(record, user)
+        assert "follow suit" in text or "may not bid" in text, text
+        assert len(table.game.log) == logged
+        assert message.edits == edits, "a refused click changed the hand message"
+        self.refused += 1
 
     async def _open_hand(self, user: User, table: StoredMessage) -> StoredMessage:
         """Show `user` their hand privately: alternately the table's "My hand" button and /wizard hand."""

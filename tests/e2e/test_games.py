@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.engine import Game, Options
+from bot.engine import ChooseTrump, Game, Options
 from tests.e2e._play import Recorder, start_game
 from tests.e2e.conftest import GAME_SEED, World
 
@@ -94,3 +94,26 @@ async def test_the_end_shows_a_chart_and_offers_the_record_and_a_rematch(world: 
     assert f"<@{world.people[2].id}>" in rematch.text()
     await (await world.driver.click(world.people[0], rematch, "Join")).wait_acked(3)
     assert "Alice" in world.standin.messages[rematch.id].text()
+
+
+async def test_a_card_costs_its_own_answer_and_one_table_edit_never_another_players_dm(world: World) -> None:
+    """Discord rate-limits edits: a move edits the table once and no one else's DM hand.
+
+    Other players' DMs are edited only once a round (last round's hand loses its buttons), when a
+    dealer chooses trump (every hand shows it), and for the last bidder when a bid is forbidden.
+    """
+    players, rounds = 4, 15
+    recorder = await open_game(world, players, bids_may_not_add_up=True)
+    recorder.mistakes = 0  # only accepted moves, for exact counts
+    since = world.standin.rest_calls()[-1].at
+    await recorder.play_to_end()
+    calls = world.standin.rest_calls(since=since)
+    moves = len(recorder.moves)
+    trumps = sum(1 for _, action in recorder.moves if isinstance(action, ChooseTrump))
+    edits = [c for c in calls if c.method == "PATCH" and "/messages/{message_id}" in c.route]
+    dm_edits = [c for c in edits if world.standin.channels[int(c.path.split("/")[-3])].is_dm]
+    table_edits = [c for c in edits if int(c.path.split("/")[-3]) == world.channel.id]
+    callbacks = [c for c in calls if "/interactions/" in c.route]
+    assert len(callbacks) == moves
+    assert len(table_edits) <= moves
+    assert len(dm_edits) <= rounds * (players - 1) + trumps * (players - 1) + rounds, (len(dm_edits), moves)

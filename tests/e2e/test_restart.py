@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.engine import Action, Game, Options, action_from_json
 from cogs.wizard import _ids
-from tests.e2e._play import action_buttons
+from tests.e2e._play import has_hand_button, moves_a_person_would_make, read_turn, shown_round
 from tests.e2e._process import launch
 from tests.e2e.standin import DiscordStandin, Driver, StoredMessage, User
 
@@ -77,11 +77,22 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
                 await (await driver.click(person, lobby, "Join")).wait_acked(3)
             await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
 
-            def whose_turn() -> tuple[User, StoredMessage] | None:
+            # Whose turn it is, the players read on the table, once it changed after their last click
+            # (every DM keeps its buttons enabled while the others play).
+            seen: tuple[int, int] | None = None
+
+            def whose_turn() -> tuple[User, StoredMessage, list[str]] | None:
+                tables = [m for m in driver.channel_view(channel) if has_hand_button(m)]
+                if not tables or (tables[-1].id, tables[-1].edits) == seen:
+                    return None
+                turn = read_turn(tables[-1])
                 for user in people:
                     hands = [m for m in driver.dm_view(user) if "Your hand" in m.text()]
-                    if hands and action_buttons(hands[-1]):
-                        return user, hands[-1]
+                    if (user.global_name or user.name) not in turn.names or not hands:
+                        continue
+                    if shown_round(hands[-1]) == shown_round(tables[-1]):
+                        moves = moves_a_person_would_make(hands[-1], turn.led)
+                        return (user, hands[-1], moves) if moves else None
                 return None
 
             def finished() -> bool:
@@ -94,8 +105,10 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
                 found = await standin.wait_for(lambda: whose_turn() or finished(), timeout=30, what="a move")
                 if found is True:
                     break
-                user, message = found
-                custom_id = str(rng.choice(action_buttons(message))["custom_id"])
+                user, message, moves = found
+                custom_id = rng.choice(moves)
+                tables = [m for m in driver.channel_view(channel) if has_hand_button(m)]
+                seen = (tables[-1].id, tables[-1].edits)
                 button = _ids.parse(custom_id)
                 assert isinstance(button, _ids.ActionId)
                 move = (people.index(user), button.action)

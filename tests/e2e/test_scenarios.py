@@ -89,8 +89,9 @@ async def _last_bidder_of_round_one(world: World) -> tuple[Table, User, StoredMe
         record = await world.driver.click(bidder, hand, "0")
         await record.wait_acked(3)
     last = seats[table.game.to_move or 0]
+    # The last bidder's DM, which has shown every bid so far, is edited once the forbidden one is known.
     hand = await world.standin.wait_for(
-        lambda: (m := latest_hand(world, last)) and action_buttons(m) and m, 5, "the last bidder's buttons"
+        lambda: (m := latest_hand(world, last)) and "You may not bid" in m.text() and m, 5, "the last bidder's DM"
     )
     return table, last, hand
 

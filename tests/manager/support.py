@@ -103,8 +103,8 @@ class Where(TypedDict):
 
 
 def current(table: Table) -> Where:
-    """The round and trick a button pressed now carries."""
-    return {"round": table.game.round, "trick": table.trick_number}
+    """The round and trick a button pressed now carries (for a player who has not played to the trick)."""
+    return {"round": table.game.round, "trick": len(table.game.tricks)}
 
 
 def mover(table: Table) -> Player:

@@ -221,7 +221,8 @@ CLICK_MOMENTS = pytest.mark.parametrize(
     ("moment", "second"),
     [
         (first_bid, Reason.NOT_YOUR_TURN),
-        (first_card_of_a_trick, Reason.NOT_YOUR_TURN),
+        # The second click's button is for a trick its player has already played to.
+        (first_card_of_a_trick, Refusal.STALE),
         (last_card_of_a_mid_round_trick, Refusal.STALE),
         (last_card_of_a_round, Refusal.STALE),
     ],
