@@ -335,14 +335,15 @@ class _Feed:
     async def _deal_hands(self) -> None:
         """Send each player a new DM for the round; name in the channel those whose DMs are closed."""
         table = self.table
-        old = {user: where for user, where in table.hand_messages.items() if self.hand_shown.get(user) is not _RETIRED}
+        old = dict(table.hand_messages)
+        retired = {user for user, shown in self.hand_shown.items() if shown is _RETIRED}
         table.hand_messages.clear()
         self.hand_shown.clear()
         closed: list[Player] = []
         for seat, player in enumerate(table.players):
             if not player.is_person or player.user_id in table.dm_closed:
                 continue
-            if player.user_id in old:
+            if player.user_id in old and player.user_id not in retired:
                 await self._retire_hand(*old[player.user_id][:2])
             locale = self.presenter.user_locale(player.user_id, table.guild_id)
             observation = table.game.observation(seat)

@@ -115,5 +115,8 @@ async def test_a_card_costs_its_own_answer_and_one_table_edit_never_another_play
     table_edits = [c for c in edits if int(c.path.split("/")[-3]) == world.channel.id]
     callbacks = [c for c in calls if "/interactions/" in c.route]
     assert len(callbacks) == moves
+    # Each person's DM channel is opened once, for the first round's hand; later rounds reuse it.
+    opened = world.standin.rest_calls("POST", "/users/@me/channels")
+    assert len(opened) == players, [c.at >= since for c in opened]
     assert len(table_edits) <= moves
     assert len(dm_edits) <= rounds * (players - 1) + trumps * (players - 1) + rounds, (len(dm_edits), moves)
