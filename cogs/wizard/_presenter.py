@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import RoundResult, TrickResult
+from bot.engine import ChooseTrump, RoundResult, TrickResult, rules
 from bot.guild_settings import language_override
 from bot.i18n import duration, t
 from bot.manager import (
@@ -49,7 +49,14 @@ class _RefreshTable:
 
 @dataclass(frozen=True, slots=True)
 class _RefreshHands:
-    pass
+    """Bring these seats' DM hands up to date.
+
+    A DM hand is steady (see `_render`): another player's move changes it only when that move
+    chooses trump or leaves it the last bidder with a forbidden bid, so after a move only the mover
+    and the seats now to act need a look, and the others are not even drawn.
+    """
+
+    seats: frozenset[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +96,7 @@ class _Stopped:
 _RETIRED = object()
 
 _Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Remind | _Restored | _Final | _Stopped
-_COALESCED = (_RefreshTable(), _RefreshHands())
+_EVERYONE = frozenset(range(rules.MAX_PLAYERS))  # every seat of any game
 
 
 class Presenter:
@@ -137,13 +144,16 @@ class Presenter:
                 feed.push(_Final() if applied.game_over else _NewRound())
             else:
                 feed.push(_RefreshTable())
-                feed.push(_RefreshHands())
+                if isinstance(applied.action, ChooseTrump):
+                    feed.push(_RefreshHands(_EVERYONE))  # every hand shows the trump
+                else:
+                    feed.push(_RefreshHands(frozenset((applied.seat, *event.table.game.waiting_for()))))
         elif isinstance(event, GameStopped):
             self.feed(event.table).push(_Stopped(event.by, event.reason))
         elif isinstance(event, PresenceChanged):
             feed = self.feed(event.table)
             feed.push(_RefreshTable())
-            feed.push(_RefreshHands())
+            feed.push(_RefreshHands(frozenset((event.seat,))))
         elif isinstance(event, TurnReminder):
             self.feed(event.table).push(_Remind(event.seat, event.left))
 
@@ -206,8 +216,13 @@ class _Feed:
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"wizard-feed-{table.id}")
 
     def push(self, job: _Job) -> None:
-        if job in _COALESCED and job in self.jobs:
-            return
+        # A table or hands job still waiting will show the game as it is when it runs: add to it.
+        for index, waiting in enumerate(self.jobs):
+            if isinstance(job, _RefreshTable) and isinstance(waiting, _RefreshTable):
+                return
+            if isinstance(job, _RefreshHands) and isinstance(waiting, _RefreshHands):
+                self.jobs[index] = _RefreshHands(waiting.seats | job.seats)
+                return
         self.jobs.append(job)
         self.drained.clear()
         self.wake.set()
@@ -265,7 +280,7 @@ class _Feed:
         elif isinstance(job, _RefreshTable):
             await self._edit_table()
         elif isinstance(job, _RefreshHands):
-            await self._refresh_hands()
+            await self._refresh_hands(job.seats)
         elif isinstance(job, _RoundEnd):
             await self._end_round(job.result, job.last_trick)
         elif isinstance(job, _Final):
@@ -378,11 +393,11 @@ class _Feed:
         except discord.HTTPException as error:
             self._log_once("retire hand", error)
 
-    async def _refresh_hands(self) -> None:
+    async def _refresh_hands(self, seats: frozenset[int] = _EVERYONE) -> None:
         table = self.table
         for seat, player in enumerate(table.players):
             where = table.hand_messages.get(player.user_id)
-            if where is None:
+            if where is None or seat not in seats:
                 continue
             locale = self.presenter.user_locale(player.user_id, table.guild_id)
             observation = table.game.observation(seat)

@@ -276,6 +276,7 @@ def test_a_dm_hand_changes_only_with_its_own_players_moves_trump_and_the_forbidd
 
     Another player's move changes a DM hand only when it chooses trump (every hand shows it) or
     when it leaves the last bidder with a bid that may not be made (shown disabled, with why).
+    The presenter relies on this: after a move it draws only the mover's and the next seats' hands.
     """
     rng = random.Random(players)
     for seed in range(2):
