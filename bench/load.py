@@ -9,16 +9,19 @@ Two processes on two cores: this one runs the Discord stand-in of the e2e tests 
 and the scripted players on one core; the real bot (`python -m bot`, via bench/_load_bot.py) runs on
 the other, against the stand-in on 127.0.0.1, so its CPU time and memory are its own (read from /proc).
 
-Each game: the host types /wizard start, three people click Join, the host clicks Start; then each
-player clicks a random enabled move button on their newest hand DM as soon as it is their turn
-(waiting on the stand-in's per-game condition, never polling). Every game stops clicking once the
+Each game: the host types /wizard start, three people click Join, the host clicks Start; then, as
+people do, the players read whose turn it is and the suit led off the table once it has changed
+since their game's last click, and that player clicks a random move the rules allow on their newest
+hand DM (waiting on the stand-in's per-game condition, never polling). Every game stops clicking once the
 hands of round `--rounds` + 1 are dealt (`--rounds 0`: whole games), or when `--seconds` is up.
 With `--think S` each move waits an exponentially distributed time of mean S first (a human pace;
 the default 0 clicks as fast as the bot allows, which measures its saturation).
 
 Printed: acknowledgement latency of the interactions (stand-in clock: gateway send to callback),
-REST calls per move, per card and per round by kind, the bot's CPU per game and per move, its memory
-per live game (RSS with every game live minus RSS when idle), the lag of its event loop (a task
+REST calls per move, per card and per round by kind, and per click by what it caused (each call of
+a game put down to the game's last click before it: per card played, per bid, per round), the
+bot's CPU per game and per move, its memory per live game (RSS with every game live minus RSS when
+idle), the lag of its event loop (a task
 in the bot process wakes every 50 ms and records how late), database write times, and the
 machine's load averages and how long each process sat runnable waiting for a CPU, since other work on
 the machine skews every wall-clock figure (CPU per move, REST counts and memory are the steadier ones).
