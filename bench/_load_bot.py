@@ -18,10 +18,9 @@ Everything is written as JSON to `--stats` when the bot stops (SIGTERM closes it
 only, to measure its gain before anyone makes it for real:
 
 - `guilds-intent`: connect with the `guilds` intent only (no message events, so no message cache);
-- `gc-freeze`: `gc.freeze()` at the end of `setup_hook`, so full collections skip the start-up objects;
 - `db-one-hop`: `Repository.append_action` as one call into aiosqlite's thread instead of three;
-- `gc-tune`: `gc-freeze` and `gc.set_threshold(50_000, 20, 10)`, so short-lived views and
-  embeds die young instead of reaching the oldest generation; `gc-moderate`: the same with
+- `gc-tune`: `gc.set_threshold(50_000, 20, 10)` (the bot freezes its start-up objects itself), so
+  short-lived views and embeds die young instead of reaching the oldest generation; `gc-moderate`: the same with
   `gc.set_threshold(10_000, 50, 1000)`, for shorter young-generation pauses;
 """
 
@@ -128,19 +127,6 @@ def guilds_intent() -> None:
     discord.Intents.default = classmethod(lambda cls: cls(guilds=True))  # type: ignore[assignment,method-assign]
 
 
-def gc_freeze() -> None:
-    from bot.client import WizardBot
-
-    setup_hook = WizardBot.setup_hook
-
-    async def frozen_after_setup(self: WizardBot) -> None:
-        await setup_hook(self)
-        gc.collect()
-        gc.freeze()
-
-    WizardBot.setup_hook = frozen_after_setup  # type: ignore[method-assign]
-
-
 def db_one_hop() -> None:
     from bot.storage import SQLiteRepository as Repository
 
@@ -173,12 +159,10 @@ def db_one_hop() -> None:
 
 
 def gc_tune() -> None:
-    gc_freeze()
     gc.set_threshold(50_000, 20, 10)
 
 
 def gc_moderate() -> None:
-    gc_freeze()
     gc.set_threshold(10_000, 50, 1000)
 
 
@@ -186,7 +170,6 @@ EXPERIMENTS: dict[str, Callable[[], None]] = {
     "gc-tune": gc_tune,
     "gc-moderate": gc_moderate,
     "guilds-intent": guilds_intent,
-    "gc-freeze": gc_freeze,
     "db-one-hop": db_one_hop,
 }
 

