@@ -42,7 +42,7 @@ def test_the_table_shows_round_dealer_trump_bids_and_whose_turn() -> None:
     assert "Dealer: Ann" in text
     assert "Turned up: ♦️5" in text
     assert "Trump: ♦️ Diamonds" in text
-    assert "Bids: 1 of 2 tricks" in text
+    assert "Bids: 1 · tricks this round: 2" in text
     assert "▶ **Cy** — bid –" in text
     assert "Cy is bidding." in text
 
@@ -372,3 +372,10 @@ def test_the_table_names_the_suit_to_follow() -> None:
     for action in (Bid(1), Bid(1), Bid(0), Play(Card.parse("W1"))):
         free.game.apply(action)
     assert _render.table_embed(free, LOCALE).footer.text == "Cy is to play."  # a Wizard led: any card
+
+
+def test_the_bid_line_reads_right_in_round_one() -> None:
+    """No "1 tricks": the line names the round's tricks as a count, not as a noun to pluralise."""
+    table = make_table(Game(3, 0))
+    text = _render.table_embed(table, LOCALE).description or ""
+    assert "Bids: 0 · tricks this round: 1" in text
