@@ -397,7 +397,9 @@ class _Feed:
         table = self.table
         for seat, player in enumerate(table.players):
             where = table.hand_messages.get(player.user_id)
-            if where is None or seat not in seats:
+            # A job queued before a round ended runs with the game already in the next round: it
+            # must not draw that round's hand into last round's message (new DMs come with it).
+            if where is None or seat not in seats or where[2] != table.game.round:
                 continue
             locale = self.presenter.user_locale(player.user_id, table.guild_id)
             observation = table.game.observation(seat)
