@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Game, Options, Play, RuleError, action_from_json
+from bot.engine import Game, Options, Phase, Play, RuleError, action_from_json
 from bot.guild_settings import DEFAULTS, SettingsError, language_override, option_overrides
 from bot.i18n import command_text, t
 from bot.manager import GameRefused, Lobby, Player, Refusal, Table
@@ -381,10 +381,17 @@ class WizardCog(commands.Cog, name="Wizard"):
             if len(hand) != 1:
                 raise GameRefused(Refusal.STALE)
             action = Play(hand[0])
-        applied = await self.manager.act(
-            button.game, interaction.user.id, action, round=button.round, trick=button.trick
-        )
         locale = _locale(interaction)
+        try:
+            applied = await self.manager.act(
+                button.game, interaction.user.id, action, round=button.round, trick=button.trick
+            )
+        except RuleError:
+            if isinstance(action, Play) and table.game.phase is Phase.BID:
+                # A DM shows its cards from its player's own bid on: say what they wait for.
+                await interaction.response.send_message(t(locale, "error.bidding_not_over"), ephemeral=True)
+                return
+            raise
         if applied.round is not None:
             # The round ended with this card: the clicked message stays with its round, and the
             # next round's hand arrives in a new message.

@@ -73,6 +73,23 @@ async def test_the_last_round_turns_up_no_card_and_has_no_trump(world: World) ->
     assert "No trump" in shown.text()
 
 
+async def test_a_card_clicked_while_others_still_bid_is_refused_with_why(world: World) -> None:
+    seats = world.people[:3]
+    table = await start_game(world, seats)
+    assert table.game.phase is Phase.BID
+    bidder = seats[table.game.to_move or 0]
+    hand = await world.standin.wait_for(
+        lambda: (m := latest_hand(world, bidder)) and action_buttons(m) and m, 5, "the first bidder's DM"
+    )
+    await (await world.driver.click(bidder, hand, "0")).wait_acked(3)
+    # After their bid the DM shows their card, its button already enabled for the play to come.
+    card = next(str(b["custom_id"]) for b in action_buttons(hand) if str(b["custom_id"]).startswith("wz:play:"))
+    before = table.game.snapshot()
+    text = await reply_text(await world.driver.click(bidder, hand, card), bidder)
+    assert text == "Bidding isn't over yet: cards are played once everyone has bid."
+    assert table.game.snapshot() == before
+
+
 # -- the variant -----------------------------------------------------------------------------
 
 
