@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 
 from _load_standin import KINDS, LoadStandin, cpu_seconds, memory_kib, run_delay  # noqa: E402
 
-from tests.e2e._play import has_hand_button, moves_a_person_would_make, read_turn  # noqa: E402
+from tests.e2e._play import has_hand_button, mover_on_table  # noqa: E402
 from tests.e2e.standin import Channel, Driver, InteractionRecord, StoredMessage, User  # noqa: E402
 
 MOVE_KINDS = ("bid", "play", "trump")
@@ -320,14 +320,15 @@ class Bench:
         table = self.table(game)
         if table is None or (table.id, table.edits) == game.table_seen:
             return None
-        turn = read_turn(table)
-        for seat, hand in enumerate(hands):
-            assert hand is not None
-            person = game.people[seat]
-            if (person.global_name or person.name) in turn.names and shown_round(hand) == shown_round(table):
-                moves = moves_a_person_would_make(hand, turn.led)
-                return (seat, hand, moves) if moves else None
-        return None
+        found = mover_on_table(
+            table, [(p.global_name or p.name, hand) for p, hand in zip(game.people, hands, strict=True)]
+        )
+        if found is None:
+            return None
+        seat, moves = found
+        hand = hands[seat]
+        assert hand is not None
+        return seat, hand, moves
 
     async def play(self, game: Game) -> None:
         think = self.args.think

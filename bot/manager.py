@@ -142,6 +142,11 @@ class Table:
         seat = self.game.to_move
         return None if seat is None else self.players[seat]
 
+    def is_hand_message(self, user_id: int, message_id: int) -> bool:
+        """Whether `message_id` is the DM that shows this player's hand this round."""
+        where = self.hand_messages.get(user_id)
+        return where is not None and where[1] == message_id
+
     def next_trick(self, seat: int) -> int:
         """The trick a seat plays its next card to, from 0: the cards it has played this round.
 

@@ -403,14 +403,14 @@ class WizardCog(commands.Cog, name="Wizard"):
             return
         # The clicked message shows the hand as it is now: the DM as the steady hand of the round,
         # the ephemeral copy from My hand as this moment.
-        message_id = interaction.message.id if interaction.message is not None else None
-        in_dm = message_id is not None and table.hand_messages.get(interaction.user.id, (0, 0, 0))[1] == message_id
+        message = interaction.message
+        in_dm = message is not None and table.is_hand_message(interaction.user.id, message.id)
         observation = table.game.observation(applied.seat)
         embed = _render.hand_embed(table, observation, locale, steady=in_dm)
         view = _render.hand_view(table, observation, locale, steady=in_dm)
         await interaction.response.edit_message(embed=embed, view=view)
-        if in_dm and message_id is not None:
-            self.presenter.note_hand_shown(table, interaction.user.id, message_id, embed, view)
+        if message is not None:
+            self.presenter.note_hand_shown(table, interaction.user.id, message.id, embed, view)
 
     # -- clicks that no button of ours matches -----------------------------------------
 

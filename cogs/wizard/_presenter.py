@@ -172,12 +172,12 @@ class Presenter:
         self, table: Table, user_id: int, message_id: int, embed: discord.Embed, view: discord.ui.View | None
     ) -> None:
         """A click's response already showed this hand in `message_id`: if that is the DM, don't edit it again."""
-        if table.hand_messages.get(user_id, (0, 0, 0))[1] == message_id:
+        if table.is_hand_message(user_id, message_id):
             self.feed(table).hand_shown[user_id] = _shown(embed, view)
 
     def note_hand_retired(self, table: Table, user_id: int, message_id: int) -> None:
         """A click's response already took the buttons off this hand message (its round is over)."""
-        if table.hand_messages.get(user_id, (0, 0, 0))[1] == message_id:
+        if table.is_hand_message(user_id, message_id):
             self.feed(table).hand_shown[user_id] = _RETIRED
 
     def restore(self, tables: list[Table]) -> None:

@@ -489,23 +489,17 @@ def prompt_text(table: Table, observation: Observation, locale: str | None, *, s
         return t(locale, "hand.prompt.away")
     if observation.phase is Phase.CHOOSE_TRUMP and not observation.legal:
         return t(locale, "hand.prompt.wait_trump")
-    if steady and observation.phase is Phase.BID and not observation.has_bid[observation.seat]:
-        forbidden = _forbidden(observation)
-        if forbidden is not None:
-            return t(locale, "hand.prompt.bid_forbidden", value=forbidden, tricks=observation.round)
-        return t(locale, "hand.prompt.bid_steady")
+    forbidden = _forbidden(observation)
+    if forbidden is not None:
+        return t(locale, "hand.prompt.bid_forbidden", value=forbidden, tricks=observation.round)
     if steady and observation.phase is not Phase.CHOOSE_TRUMP:
-        return t(locale, "hand.prompt.play_steady")
+        bidding = observation.phase is Phase.BID and not observation.has_bid[observation.seat]
+        return t(locale, "hand.prompt.bid_steady" if bidding else "hand.prompt.play_steady")
     if not observation.legal:
         if observation.phase is Phase.BID and observation.options.hidden_bids:
             return t(locale, "hand.prompt.wait_bids")
         # Who is to play is on the table: naming them here would change every waiting hand each move.
         return t(locale, "hand.prompt.waiting")
-    if observation.phase is Phase.BID:
-        forbidden = _forbidden(observation)
-        if forbidden is not None:
-            return t(locale, "hand.prompt.bid_forbidden", value=forbidden, tricks=observation.round)
-        return t(locale, "hand.prompt.bid")
     return t(locale, f"hand.prompt.{observation.phase.value}")
 
 

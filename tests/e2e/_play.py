@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,19 @@ def moves_a_person_would_make(hand: StoredMessage, led: Suit | None) -> list[str
     if not cards:
         return ids  # bids, trump, or the blind round's face-down card
     return [cards[card] for card in legal_cards(list(cards), led)]
+
+
+def mover_on_table(
+    table: StoredMessage, hands: Sequence[tuple[str, StoredMessage | None]]
+) -> tuple[int, list[str]] | None:
+    """Which of these people (name, newest DM hand) the table says is to move, and the moves a
+    person would make from that hand; None until the table names one whose hand is of its round."""
+    turn = read_turn(table)
+    for index, (name, hand) in enumerate(hands):
+        if hand is not None and name in turn.names and shown_round(hand) == shown_round(table):
+            moves = moves_a_person_would_make(hand, turn.led)
+            return (index, moves) if moves else None
+    return None
 
 
 def versions(message: StoredMessage) -> list[StoredMessage]:

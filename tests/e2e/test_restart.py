@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.engine import Action, Game, Options, action_from_json
 from cogs.wizard import _ids
-from tests.e2e._play import has_hand_button, moves_a_person_would_make, read_turn, shown_round
+from tests.e2e._play import has_hand_button, mover_on_table
 from tests.e2e._process import launch
 from tests.e2e.standin import DiscordStandin, Driver, StoredMessage, User
 
@@ -85,15 +85,18 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
                 tables = [m for m in driver.channel_view(channel) if has_hand_button(m)]
                 if not tables or (tables[-1].id, tables[-1].edits) == seen:
                     return None
-                turn = read_turn(tables[-1])
-                for user in people:
-                    hands = [m for m in driver.dm_view(user) if "Your hand" in m.text()]
-                    if (user.global_name or user.name) not in turn.names or not hands:
-                        continue
-                    if shown_round(hands[-1]) == shown_round(tables[-1]):
-                        moves = moves_a_person_would_make(hands[-1], turn.led)
-                        return (user, hands[-1], moves) if moves else None
-                return None
+                hands = [
+                    ([m for m in driver.dm_view(user) if "Your hand" in m.text()] or [None])[-1] for user in people
+                ]
+                found = mover_on_table(
+                    tables[-1], [(u.global_name or u.name, h) for u, h in zip(people, hands, strict=True)]
+                )
+                if found is None:
+                    return None
+                index, moves = found
+                hand = hands[index]
+                assert hand is not None
+                return people[index], hand, moves
 
             def finished() -> bool:
                 return any("Final standings" in m.text() for m in driver.channel_view(channel))
