@@ -33,6 +33,15 @@ from ._buttons import WizardButton
 COLOUR = discord.Colour.dark_purple()
 ROW_SIZE = 5
 
+# The emojis on buttons. Discord accepts only emojis of Unicode's emoji list there (or custom
+# ones): a symbol that merely looks like one, such as the playing-card back U+1F0A0, makes it
+# refuse the whole message. tests/bot/test_emoji.py sends each through the strict stand-in.
+HAND_EMOJI = "🎴"  # the My hand button, and the face-down card of the blind round
+COMPUTER_EMOJI = "🤖"
+BACK_EMOJI = "👋"
+RECORD_EMOJI = "📜"
+REMATCH_EMOJI = "🔁"
+
 # Suits differ by emoji and name as well as colour, so colour-blind players can tell them apart.
 _SUIT_STYLE = {
     Suit.HEARTS: discord.ButtonStyle.danger,
@@ -121,7 +130,7 @@ def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
         # The people's buttons on the first row, the host's computer-player buttons on the second.
         style = styles.get(op, discord.ButtonStyle.secondary)
         row = 0 if op in styles else 1
-        emoji = None if op in styles else "🤖"
+        emoji = None if op in styles else COMPUTER_EMOJI
         view.add_item(
             _button(_ids.build(_ids.LobbyId(lobby.id, op)), t(locale, f"lobby.{op}"), style=style, emoji=emoji, row=row)
         )
@@ -284,7 +293,10 @@ def table_view(table: Table, locale: str | None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(
         _button(
-            _ids.build(_ids.HandId(table.id)), t(locale, "table.my_hand"), style=discord.ButtonStyle.primary, emoji="🂠"
+            _ids.build(_ids.HandId(table.id)),
+            t(locale, "table.my_hand"),
+            style=discord.ButtonStyle.primary,
+            emoji=HAND_EMOJI,
         )
     )
     if table.away:
@@ -294,7 +306,7 @@ def table_view(table: Table, locale: str | None) -> discord.ui.View:
 
 def back_button(table: Table, locale: str | None) -> WizardButton:
     return _button(
-        _ids.build(_ids.BackId(table.id)), t(locale, "table.back"), style=discord.ButtonStyle.success, emoji="👋"
+        _ids.build(_ids.BackId(table.id)), t(locale, "table.back"), style=discord.ButtonStyle.success, emoji=BACK_EMOJI
     )
 
 
@@ -395,7 +407,7 @@ def final_view(table: Table, locale: str | None) -> discord.ui.View:
             _ids.build(_ids.RecordId(table.id)),
             t(locale, "final.record"),
             style=discord.ButtonStyle.secondary,
-            emoji="📜",
+            emoji=RECORD_EMOJI,
         )
     )
     view.add_item(
@@ -403,7 +415,7 @@ def final_view(table: Table, locale: str | None) -> discord.ui.View:
             _ids.build(_ids.RematchId(table.id)),
             t(locale, "final.rematch"),
             style=discord.ButtonStyle.success,
-            emoji="🔁",
+            emoji=REMATCH_EMOJI,
         )
     )
     return view
@@ -578,7 +590,7 @@ def _moves_view(table: Table, observation: Observation, locale: str | None, stea
                 action_id(None),
                 t(locale, "card.face_down"),
                 style=discord.ButtonStyle.secondary,
-                emoji="🂠",
+                emoji=HAND_EMOJI,
                 disabled=not (steady or (my_turn and observation.phase is Phase.PLAY)),
             )
         )
