@@ -54,6 +54,7 @@ class Refusal(enum.Enum):
     NO_COMPUTER = "no_computer"
     TOO_MANY_ROUNDS = "too_many_rounds"
     NOT_AWAY = "not_away"
+    PAUSED = "paused"
 
 
 class GameRefused(Exception):
@@ -124,6 +125,9 @@ class Table:
     away: set[int] = field(default_factory=set)  # people whose seat the computer keeps for now
     # The last move the computer made for someone: (seat, "timeout" or "away"), for the table.
     stand_in: tuple[int, str] | None = None
+    # Why the game waits, as the presentation layer put it (the permissions it lacks in the
+    # channel to show the game); empty while it runs. Not stored: it is found again after a restart.
+    paused_for: tuple[str, ...] = ()
     _brains: dict[tuple[int, str], ai.Player] = field(default_factory=dict, repr=False)
     _timers: list[asyncio.TimerHandle] = field(default_factory=list, repr=False)
 
@@ -626,6 +630,8 @@ class GameManager:
             seat = table.seat_of(user_id)
             if seat is None or not table.players[seat].is_person:
                 raise GameRefused(Refusal.NOT_IN_GAME)
+            if table.paused_for:
+                raise GameRefused(Refusal.PAUSED)
             if round != table.game.round or trick != table.next_trick(seat):
                 raise GameRefused(Refusal.STALE)
             return await self._apply(table, seat, action, "player")
@@ -681,6 +687,8 @@ class GameManager:
                 raise GameRefused(Refusal.NOT_IN_GAME)
             if user_id not in table.away:
                 raise GameRefused(Refusal.NOT_AWAY)
+            if table.paused_for:
+                raise GameRefused(Refusal.PAUSED)
             deadline = table.turn_deadline
             if table.game.to_move == seat:
                 deadline = time.time() + table.turn_timer  # their turn now: a full turn's time
@@ -721,7 +729,7 @@ class GameManager:
         """
         self._cancel_timers(table)
         game = table.game
-        if table.stopped or game.is_over:
+        if table.stopped or game.is_over or table.paused_for:
             return
         loop = asyncio.get_running_loop()
         key = len(game.log)
@@ -762,7 +770,12 @@ class GameManager:
 
     def _due(self, table: Table, key: int, seat: int) -> bool:
         """Whether a timer set when the log had `key` actions still has `seat`'s move to make."""
-        return not table.stopped and len(table.game.log) == key and seat in table.game.waiting_for()
+        return (
+            not table.stopped
+            and not table.paused_for
+            and len(table.game.log) == key
+            and seat in table.game.waiting_for()
+        )
 
     def _remind(self, table: Table, key: int, seat: int, left: float) -> None:
         if self._due(table, key, seat):
@@ -811,6 +824,36 @@ class GameManager:
             self._finish(table)
         log.info("game %s ended itself: everyone was away", table.id)
         self._emit(GameStopped(table, None, "abandoned"))
+
+    def pause(self, game_id: str, reasons: tuple[str, ...]) -> None:
+        """Hold a game that cannot be shown (`reasons` say why): no move is accepted and no timer
+        runs, so nobody's time runs out and no computer plays unseen, until `resume`."""
+        table = self._tables.get(game_id)
+        if table is None or table.stopped or not reasons:
+            return
+        if not table.paused_for:
+            log.info("game %s paused: %s", table.id, ", ".join(reasons))
+        table.paused_for = reasons
+        self._cancel_timers(table)
+
+    async def resume(self, game_id: str) -> None:
+        """Go on with a paused game; whoever is to move gets a full turn's time, for they could not
+        see the table while it waited."""
+        table = self._tables.get(game_id)
+        if table is None:
+            return
+        async with table.lock:
+            if not table.paused_for:
+                return
+            # Not the deadline that ran out of sight: a new one from now.
+            table.turn_deadline = None
+            deadline = self._next_deadline(table, table.game, table.away)
+            if self.repository is not None and not table.stopped:
+                await self.repository.set_turn_deadline(table.id, deadline)
+            table.paused_for = ()
+            table.turn_deadline = deadline
+            log.info("game %s resumed", table.id)
+            self._schedule(table)
 
     async def stop(self, game_id: str, user_id: int, *, is_moderator: bool, name: str | None = None) -> Table:
         """End a game early: its host, or a member who may manage the server (`name`, for the table)."""

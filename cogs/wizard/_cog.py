@@ -12,14 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Game, Options, Phase, Play, RuleError, action_from_json
+from bot.engine import Game, Options, Phase, Play, RuleError, action_from_json, rules
 from bot.guild_settings import DEFAULTS, SettingsError, language_override, option_overrides
 from bot.i18n import command_text, t
 from bot.manager import GameRefused, Lobby, Player, Refusal, Table
 from bot.records import game_record
 from bot.storage import GameRecord
 
-from . import _ids, _render, _settings
+from . import _ids, _permissions, _render, _settings
 from ._errors import explain
 from ._presenter import Presenter
 from ._stats import StatsCog
@@ -34,6 +34,8 @@ Interaction = discord.Interaction[Any]
 # The same choices as /wizard settings offers for the server's defaults.
 TURN_TIMERS = _settings.TIMER_CHOICES
 LEVELS = _settings.LEVEL_CHOICES
+# A game needs one person, who opens it; the other seats may all be computer players.
+MOST_COMPUTERS = rules.MAX_PLAYERS - 1
 
 
 def _locale(interaction: Interaction) -> str:
@@ -74,6 +76,15 @@ def _message_link(guild_id: int, channel_id: int, message_id: int | None) -> str
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
+def _with_link(error: GameRefused) -> GameRefused:
+    """A refusal because the channel is busy names the lobby or game that keeps it busy, as a link."""
+    existing = error.details.get("game")
+    if isinstance(existing, Lobby | Table):
+        message_id = existing.message_id if isinstance(existing, Lobby) else existing.table_message_id
+        error.details["link"] = _message_link(existing.guild_id, existing.channel_id, message_id)
+    return error
+
+
 class WizardCog(commands.Cog, name="Wizard"):
     """Wizard games: lobbies, tables, hands."""
 
@@ -86,6 +97,44 @@ class WizardCog(commands.Cog, name="Wizard"):
 
     async def cog_unload(self) -> None:
         self.presenter.close()
+
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Every /wizard command is for a server channel. Discord does not offer them in DMs (the
+        group is guild-only); should one arrive there anyway, the person is told, not an assertion."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise app_commands.NoPrivateMessage
+        return True
+
+    async def _can_host(self, interaction: Interaction) -> bool:
+        """Whether the bot may show a game in this channel (from the permissions Discord sent with
+        the interaction); if not, tell the person privately what is missing and where to grant it."""
+        lacking = _permissions.missing(interaction.app_permissions, thread=_permissions.is_thread(interaction.channel))
+        if not lacking:
+            return True
+        assert interaction.channel_id is not None
+        text = _permissions.refusal(_locale(interaction), interaction.channel_id, lacking)
+        await interaction.response.send_message(text, ephemeral=True)
+        return False
+
+    async def _is_shown(self, interaction: Interaction, table: Table) -> bool:
+        """Whether the game's channel shows it. A game whose channel lost a permission waits; a
+        click finds out whether it is back (from the interaction's own permissions when it comes
+        from that channel, else from the cache), and otherwise tells the clicker what is missing."""
+        lacking = self.presenter.blocked(table.id)
+        if not lacking:
+            return True
+        here = interaction.channel_id == table.channel_id
+        if here:
+            now: tuple[str, ...] | None = _permissions.missing(
+                interaction.app_permissions, thread=_permissions.is_thread(interaction.channel)
+            )
+        else:
+            now = _permissions.in_cache(self.bot, table.guild_id, table.channel_id)
+        if now is not None and await self.presenter.unblock(table.id, now, from_interaction=here):
+            return True
+        text = _permissions.paused(_locale(interaction), table.channel_id, now or lacking)
+        await interaction.response.send_message(text, ephemeral=True)
+        return False
 
     async def _refuse(self, interaction: Interaction, error: Exception) -> None:
         """Answer a refused request privately, in the clicker's language; the game is unchanged."""
@@ -116,18 +165,30 @@ class WizardCog(commands.Cog, name="Wizard"):
         interaction: Interaction,
         bids_may_not_add_up: bool | None = None,
         turn_timer: app_commands.Choice[int] | None = None,
-        computer_players: app_commands.Range[int, 0, 5] = 0,
+        computer_players: app_commands.Range[int, 0, MOST_COMPUTERS] = 0,
         computer_level: app_commands.Choice[str] | None = None,
         bids_may_add_up_in_round_one: bool | None = None,
         hidden_bids: bool | None = None,
-        rounds: app_commands.Range[int, 1, 20] | None = None,
+        rounds: app_commands.Range[int, 1, _settings.MOST_ROUNDS] | None = None,
         even_rounds: bool | None = None,
         blind_first_round: bool | None = None,
     ) -> None:
         """Open a new game of Wizard in this channel."""
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None  # interaction_check
         assert interaction.channel_id is not None
         self.presenter.user_locales[interaction.user.id] = _locale(interaction)
+        # Discord checks the options against the synced schema; checked again here, so a stale
+        # schema (commands not synced since an upgrade) cannot open a lobby that makes no sense.
+        for option, value, low, high in (
+            ("computer_players", computer_players, 0, MOST_COMPUTERS),
+            ("rounds", rounds, 1, _settings.MOST_ROUNDS),
+        ):
+            if value is not None and not low <= value <= high:
+                text = t(_locale(interaction), "error.option_range", option=option, low=low, high=high)
+                await interaction.response.send_message(text, ephemeral=True)
+                return
+        if not await self._can_host(interaction):
+            return
         # The server's settings are the defaults; what the host gives wins over them.
         settings = self.bot.guild_settings.get(interaction.guild_id, DEFAULTS)
         if not settings.allows_channel(interaction.channel_id, getattr(interaction.channel, "parent_id", None)):
@@ -160,11 +221,7 @@ class WizardCog(commands.Cog, name="Wizard"):
                 computers=[level] * computer_players,
             )
         except GameRefused as error:
-            existing = error.details.get("game")
-            if isinstance(existing, Lobby | Table):
-                message_id = existing.message_id if isinstance(existing, Lobby) else existing.table_message_id
-                error.details["link"] = _message_link(existing.guild_id, existing.channel_id, message_id)
-            await self._refuse(interaction, error)
+            await self._refuse(interaction, _with_link(error))
             return
         locale = _public_locale(interaction)
         response = await interaction.response.send_message(
@@ -205,7 +262,8 @@ class WizardCog(commands.Cog, name="Wizard"):
         except GameRefused as error:
             await self._refuse(interaction, error)
             return
-        await self._show_hand(interaction, table.id)
+        if await self._is_shown(interaction, table):
+            await self._show_hand(interaction, table.id)
 
     @wizard.command(name="rules", description=command_text("command.wizard.rules"))
     async def rules(self, interaction: Interaction) -> None:
@@ -236,6 +294,10 @@ class WizardCog(commands.Cog, name="Wizard"):
                 await interaction.response.send_message(t(_locale(interaction), "error.broken_button"), ephemeral=True)
             elif isinstance(button, _ids.LobbyId):
                 await self._lobby_click(interaction, button)
+            elif isinstance(button, _ids.HandId | _ids.BackId | _ids.ActionId) and not await self._is_shown(
+                interaction, self.manager.table(button.game)
+            ):
+                return
             elif isinstance(button, _ids.HandId):
                 await self._show_hand(interaction, button.game)
             elif isinstance(button, _ids.BoardId):
@@ -281,6 +343,8 @@ class WizardCog(commands.Cog, name="Wizard"):
             lobby = await self.manager.set_options(button.game, user.id, options)
         else:
             lobby = self.manager.lobby(button.game)
+            if not await self._can_host(interaction):
+                return
             await self.manager.start(button.game, user.id)
             embed = _render.lobby_embed(lobby, locale)
             embed.description = t(locale, "lobby.started")
@@ -330,22 +394,28 @@ class WizardCog(commands.Cog, name="Wizard"):
         stored, _ = found
         if not any(seat.user_id == interaction.user.id for seat in stored.seats):
             raise GameRefused(Refusal.NOT_IN_GAME)
-        assert interaction.guild_id is not None
-        assert interaction.channel_id is not None
+        if interaction.guild_id is None or interaction.channel_id != stored.channel_id:
+            # The button was forged onto another message: a rematch belongs where the game was.
+            raise GameRefused(Refusal.STALE)
         settings = self.bot.guild_settings.get(interaction.guild_id, DEFAULTS)
         if not settings.allows_channel(interaction.channel_id, getattr(interaction.channel, "parent_id", None)):
             # A rematch is a new game: it goes only where games may be started.
             text = _settings.channel_refusal(_locale(interaction), settings)
             await interaction.response.send_message(text, ephemeral=True)
             return
-        lobby = await self.manager.open_lobby(
-            interaction.guild_id,
-            interaction.channel_id,
-            _player(interaction.user),
-            Options.from_json(stored.options),
-            stored.turn_timer,
-            computers=[seat.computer for seat in stored.seats if seat.computer is not None],
-        )
+        if not await self._can_host(interaction):
+            return
+        try:
+            lobby = await self.manager.open_lobby(
+                interaction.guild_id,
+                interaction.channel_id,
+                _player(interaction.user),
+                Options.from_json(stored.options),
+                stored.turn_timer,
+                computers=[seat.computer for seat in stored.seats if seat.computer is not None],
+            )
+        except GameRefused as error:
+            raise _with_link(error) from None
         locale = _public_locale(interaction)
         others = [
             seat.user_id for seat in stored.seats if seat.computer is None and seat.user_id != interaction.user.id
@@ -411,6 +481,24 @@ class WizardCog(commands.Cog, name="Wizard"):
         await interaction.response.edit_message(embed=embed, view=view)
         if message is not None:
             self.presenter.note_hand_shown(table, interaction.user.id, message.id, embed, view)
+
+    # -- permissions given back ------------------------------------------------------------
+    # A game that waits for a permission in its channel goes on when Discord says the channel's
+    # overwrites or a role changed (the guilds intent brings these events). A role given to the
+    # bot itself comes as a member update, which needs the privileged members intent: that case is
+    # found at the next click instead (see `_is_shown`).
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        await self.presenter.permissions_changed(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        await self.presenter.permissions_changed(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        await self.presenter.permissions_changed(after.guild.id)
 
     # -- clicks that no button of ours matches -----------------------------------------
 

@@ -32,7 +32,7 @@ from bot.manager import (
     TurnReminder,
 )
 
-from . import _chart, _render
+from . import _chart, _permissions, _render
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CLOSED_DMS = 50007  # Discord's "Cannot send messages to this user"
+# Discord's answers to a request the bot's channel permissions do not allow: "Missing Access" (no
+# View Channel) and "Missing Permissions".
+NO_ACCESS = (50001, 50013)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,18 +70,14 @@ class _RoundEnd:
 
 @dataclass(frozen=True, slots=True)
 class _NewRound:
-    pass
+    """Show the current round: its table and every player's hand, each posted where it is not
+    yet shown (a new round, a restart, a retry after a refused request) and else brought up to date."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Remind:
     seat: int
     left: float
-
-
-@dataclass(frozen=True, slots=True)
-class _Restored:
-    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +94,7 @@ class _Stopped:
 # What `hand_shown` holds for a hand message whose buttons are already off (its round is over).
 _RETIRED = object()
 
-_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Remind | _Restored | _Final | _Stopped
+_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Remind | _Final | _Stopped
 _EVERYONE = frozenset(range(rules.MAX_PLAYERS))  # every seat of any game
 
 
@@ -183,7 +182,28 @@ class Presenter:
     def restore(self, tables: list[Table]) -> None:
         """Bring the messages of games restored after a restart up to date."""
         for table in tables:
-            self.feed(table).push(_Restored())
+            self.feed(table).push(_NewRound())
+
+    def blocked(self, game_id: str) -> tuple[str, ...]:
+        """The permissions a game waits for in its channel; empty while it is shown."""
+        feed = self._feeds.get(game_id)
+        return feed.blocked if feed is not None else ()
+
+    async def unblock(self, game_id: str, lacking: tuple[str, ...], *, from_interaction: bool = False) -> bool:
+        """The bot now lacks `lacking` in the game's channel: go on if that is enough (True)."""
+        feed = self._feeds.get(game_id)
+        return feed is None or await feed.unblock(lacking, from_interaction=from_interaction)
+
+    async def permissions_changed(self, guild_id: int) -> None:
+        """Discord said a server's channels, roles or the bot's own roles changed: every game there
+        that waits for a permission looks again (in the cache those events just updated)."""
+        for feed in list(self._feeds.values()):
+            if feed.table.guild_id == guild_id:
+                feed.cache_stale = False
+            if feed.blocked and feed.table.guild_id == guild_id:
+                lacking = _permissions.in_cache(self.bot, guild_id, feed.table.channel_id)
+                if lacking is not None:
+                    await feed.unblock(lacking)
 
     def forget(self, game_id: str) -> None:
         self._feeds.pop(game_id, None)
@@ -213,9 +233,20 @@ class _Feed:
         self.hand_shown: dict[int, object] = {}
         self._locale: str | None = None
         self._logged: set[tuple[str, int]] = set()
+        # The permissions the bot lacks in the game's channel while the feed waits for them; the
+        # job that needs them stays first in the queue (see `_work`).
+        self.blocked: tuple[str, ...] = ()
+        # Set when an interaction showed the cache wrong (a role given to the bot arrives as a member
+        # update, which the bot's intents do not bring): until the next channel or role update, the
+        # feed asks Discord instead of its cache, and a refusal makes it wait again.
+        self.cache_stale = False
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"wizard-feed-{table.id}")
 
     def push(self, job: _Job) -> None:
+        if isinstance(job, _Stopped) and self.blocked:
+            # Stopped while it waited for permissions: of what it waited to show, only the closed
+            # table is still owed, once the channel lets the bot show it.
+            self.jobs.clear()
         # A table or hands job still waiting will show the game as it is when it runs: add to it.
         for index, waiting in enumerate(self.jobs):
             if isinstance(job, _RefreshTable) and isinstance(waiting, _RefreshTable):
@@ -231,19 +262,69 @@ class _Feed:
         while True:
             await self.wake.wait()
             self.wake.clear()
-            while self.jobs:
-                job = self.jobs.popleft()
+            while self.jobs and not self.blocked:
+                job = self.jobs[0]
                 try:
+                    lacking = () if self.cache_stale else self._lacking()
+                    if _permissions.blocking(lacking):
+                        # Asking anyway would only earn a 403 (and Discord bans a bot that keeps
+                        # making refused requests): wait until the permission is back.
+                        self._block(lacking)
+                        break
                     await self._do(job)
+                except discord.Forbidden as error:
+                    if error.code not in NO_ACCESS:
+                        self._log_once(type(job).__name__, error)
+                    else:
+                        # The cache did not know yet: the job waits like any other.
+                        self._block(self._lacking() or _permissions.needed(thread=False))
+                        break
                 except discord.HTTPException as error:
                     self._log_once(type(job).__name__, error)
                 except Exception:
                     log.exception("game %s: showing %s failed", self.table.id, type(job).__name__)
+                self.jobs.popleft()
                 if isinstance(job, (_Final, _Stopped)):
                     self.drained.set()
                     self.presenter.forget(self.table.id)
                     return
             self.drained.set()
+
+    def _lacking(self) -> tuple[str, ...]:
+        """What the bot lacks in the game's channel by its cache (nothing, if the cache cannot tell)."""
+        return _permissions.in_cache(self.bot, self.table.guild_id, self.table.channel_id) or ()
+
+    def _block(self, lacking: tuple[str, ...]) -> None:
+        """Stop showing the game, and hold it, until the channel lets the bot post again."""
+        if not self.blocked:
+            log.warning(
+                "game %s: waiting for permissions in channel %s: %s",
+                self.table.id,
+                self.table.channel_id,
+                ", ".join(lacking),
+            )
+        self.blocked = lacking
+        self.bot.manager.pause(self.table.id, lacking)
+
+    async def unblock(self, lacking: tuple[str, ...], *, from_interaction: bool = False) -> bool:
+        """The bot's permissions in the channel are now `lacking` short: go on if that is enough.
+
+        `from_interaction`: they come from Discord with an interaction, not from the cache.
+        True if the game runs (or never waited).
+        """
+        if not self.blocked:
+            return True
+        if _permissions.blocking(lacking):
+            self.blocked = lacking
+            self.bot.manager.pause(self.table.id, lacking)
+            return False
+        log.info("game %s: the permissions are back; going on", self.table.id)
+        self.cache_stale = from_interaction and bool(_permissions.blocking(self._lacking()))
+        self.blocked = ()
+        await self.bot.manager.resume(self.table.id)
+        self.drained.clear()
+        self.wake.set()
+        return True
 
     def _log_once(self, what: str, error: discord.HTTPException) -> None:
         """Log each kind of Discord failure once per game: the game goes on regardless."""
@@ -271,12 +352,9 @@ class _Feed:
 
     async def _do(self, job: _Job) -> None:
         if isinstance(job, _NewRound):
-            await self._post_table()
-            await self._deal_hands()
+            await self._show_round()
         elif isinstance(job, _Remind):
             await self._remind(job.seat, job.left)
-        elif isinstance(job, _Restored):
-            await self._restore()
         elif isinstance(job, _RefreshTable):
             await self._edit_table()
         elif isinstance(job, _RefreshHands):
@@ -293,13 +371,27 @@ class _Feed:
         table = self.table
         names = [_render.plain_name(player, self.locale) for player in table.players]
         # Drawing takes a tenth of a second or more: not on the event loop.
-        png = await asyncio.to_thread(_chart.totals_chart, names, table.game.history)
+        view = _render.final_view(table, self.locale)
+        if "attach_files" not in self._lacking():
+            png = await asyncio.to_thread(_chart.totals_chart, names, table.game.history)
+            embed = _render.final_embed(table, self.locale)
+            embed.add_field(name=t(self.locale, "final.chart"), value="\u200b", inline=False)
+            embed.set_image(url="attachment://totals.png")
+            try:
+                await self.channel.send(embed=embed, file=discord.File(io.BytesIO(png), "totals.png"), view=view)
+                return
+            except discord.Forbidden as error:
+                if error.code != 50013:
+                    raise
+                # Attach Files was taken away and the cache did not know yet: the standings without it.
+        # The standings matter more than the chart: without Attach Files they come without it, saying why.
         embed = _render.final_embed(table, self.locale)
-        embed.add_field(name=t(self.locale, "final.chart"), value="\u200b", inline=False)
-        embed.set_image(url="attachment://totals.png")
-        await self.channel.send(
-            embed=embed, file=discord.File(io.BytesIO(png), "totals.png"), view=_render.final_view(table, self.locale)
+        embed.add_field(
+            name=t(self.locale, "final.chart"),
+            value=t(self.locale, "final.no_chart", permissions=_permissions.names(self.locale, ("attach_files",))),
+            inline=False,
         )
+        await self.channel.send(embed=embed, view=view)
 
     async def _remind(self, seat: int, left: float) -> None:
         """Mention the player to move in the channel: edits of the table do not notify anyone."""
@@ -309,20 +401,14 @@ class _Feed:
         text = t(self.locale, "table.reminder", user=player.user_id, time=duration(self.locale, round(left)))
         await self.channel.send(text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(player.user_id)]))
 
-    async def _restore(self) -> None:
-        """After a restart: show the current round's table and hands, in new messages where needed."""
+    async def _show_round(self) -> None:
+        """The current round's table and hands, in new messages where they are not shown yet."""
         table = self.table
         if table.table_round == table.game.round:
             await self._edit_table()
         else:
             await self._post_table()
-        current = {user: where for user, where in table.hand_messages.items() if where[2] == table.game.round}
-        people = [player for player in table.players if player.is_person]
-        if len(current) == len(people) - len(table.dm_closed):
-            await self._refresh_hands()
-        else:
-            # The restart came between two rounds' DMs: deal this round's hands afresh.
-            await self._deal_hands()
+        await self._deal_hands()
 
     async def _post_table(self) -> None:
         message = await self.channel.send(
@@ -348,18 +434,22 @@ class _Feed:
             await self.bot.manager.set_table_message(self.table, message.id)
 
     async def _deal_hands(self) -> None:
-        """Send each player a new DM for the round; name in the channel those whose DMs are closed."""
+        """Send each player without this round's hand a new DM (and bring the others' up to date);
+        name in the channel those whose DMs are closed."""
         table = self.table
         old = dict(table.hand_messages)
-        retired = {user for user, shown in self.hand_shown.items() if shown is _RETIRED}
-        table.hand_messages.clear()
-        self.hand_shown.clear()
+        dealt = frozenset(
+            seat
+            for seat, player in enumerate(table.players)
+            if player.user_id in old and old[player.user_id][2] == table.game.round
+        )
         closed: list[Player] = []
         for seat, player in enumerate(table.players):
-            if not player.is_person or player.user_id in table.dm_closed:
+            if not player.is_person or player.user_id in table.dm_closed or seat in dealt:
                 continue
-            if player.user_id in old and player.user_id not in retired:
+            if player.user_id in old and self.hand_shown.get(player.user_id) is not _RETIRED:
                 await self._retire_hand(*old[player.user_id][:2])
+                self.hand_shown[player.user_id] = _RETIRED
             locale = self.presenter.user_locale(player.user_id, table.guild_id)
             observation = table.game.observation(seat)
             embed = _render.hand_embed(table, observation, locale, steady=True)
@@ -380,6 +470,8 @@ class _Feed:
                 raise
             await self.bot.manager.set_hand_message(table, player.user_id, message.channel.id, message.id)
             self.hand_shown[player.user_id] = _shown(embed, view)
+        if dealt:
+            await self._refresh_hands(dealt)
         if closed:
             await self.channel.send(
                 _render.dm_closed_text(closed, self.locale), allowed_mentions=discord.AllowedMentions(users=True)
