@@ -14,11 +14,13 @@ Typical use::
 """
 
 from .driver import BotRunner, Driver, patched_discord, run_bot
-from .server import DiscordError, DiscordStandin, validate_message_body
+from .errors import DiscordError
+from .server import DiscordStandin
 from .state import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
+    DM_APP_PERMISSIONS,
     EPHEMERAL,
     LOADING,
     BotCrashed,
@@ -27,17 +29,29 @@ from .state import (
     Guild,
     InteractionRecord,
     Member,
+    Overwrite,
     RestCall,
     Role,
     StandinState,
     StoredMessage,
     User,
+    permission_bits,
+)
+from .validation import (
+    command_errors,
+    is_discord_emoji,
+    message_body_errors,
+    modal_errors,
+    validate_commands,
+    validate_message_body,
+    validate_modal,
 )
 
 __all__ = [
     "ADMINISTRATOR",
     "ALL_PERMISSIONS",
     "DEFAULT_EVERYONE_PERMISSIONS",
+    "DM_APP_PERMISSIONS",
     "EPHEMERAL",
     "LOADING",
     "BotCrashed",
@@ -50,12 +64,20 @@ __all__ = [
     "Guild",
     "InteractionRecord",
     "Member",
+    "Overwrite",
     "RestCall",
     "Role",
     "StandinState",
     "StoredMessage",
     "User",
+    "command_errors",
+    "is_discord_emoji",
+    "message_body_errors",
+    "modal_errors",
     "patched_discord",
+    "permission_bits",
     "run_bot",
+    "validate_commands",
     "validate_message_body",
+    "validate_modal",
 ]

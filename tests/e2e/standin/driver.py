@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import copy
 import logging
+import math
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -18,9 +20,37 @@ import discord.http
 import yarl
 
 from .server import DiscordStandin
-from .state import EPHEMERAL, Channel, Guild, InteractionRecord, Role, StoredMessage, User
+from .state import (
+    ADMINISTRATOR,
+    DM_APP_PERMISSIONS,
+    EPHEMERAL,
+    VIEW_CHANNEL,
+    Channel,
+    Guild,
+    InteractionRecord,
+    Role,
+    StoredMessage,
+    User,
+)
+from .validation import ATTACHMENT_SIZE_LIMIT  # what interactions announce is what uploads are held to
 
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+_PARTIAL_CHANNEL_KEYS = frozenset(
+    {
+        "id",
+        "name",
+        "type",
+        "last_message_id",
+        "last_pin_timestamp",
+        "nsfw",
+        "parent_id",
+        "guild_id",
+        "flags",
+        "rate_limit_per_user",
+        "topic",
+        "position",
+        "thread_metadata",
+    }
+)
 
 
 # ---------------------------------------------------------------------- patching & harness
@@ -142,6 +172,68 @@ async def run_bot(
         await runner.stop()
 
 
+# ---------------------------------------------------------------------- what Discord delivers
+# Application command option types (Discord: Application Commands, "Application Command Option Type").
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
+#: "INTEGER: Any integer between -2^53+1 and 2^53-1"
+INTEGER_LIMIT = 2**53 - 1
+#: "NUMBER: Any double between -2^53 and 2^53"
+NUMBER_LIMIT = 2**53
+#: Interaction context types: where a command may be used (GUILD, BOT_DM; PRIVATE_CHANNEL 2 needs a user install).
+CONTEXT_GUILD, CONTEXT_BOT_DM = 0, 1
+#: Integration type GUILD_INSTALL: the stand-in's application is installed to servers, not to users.
+GUILD_INSTALL = 0
+# While a user types into an autocomplete option, Discord sends "partial strings, but not invalid numbers".
+_PARTIAL_NUMBER = {INTEGER: re.compile(r"-?\d*"), NUMBER: re.compile(r"-?\d*(\.\d*)?")}
+_ENTITY_NAMES = {USER: "user", CHANNEL: "channel", ROLE: "role", MENTIONABLE: "user or role"}
+
+
+class Undeliverable(AssertionError):
+    """A test asked for an interaction Discord would never deliver to the bot (a bug in the test, not the bot)."""
+
+
+def allowed_contexts(command: dict[str, Any]) -> set[int]:
+    """The interaction contexts where Discord offers a synced ``command``.
+
+    ``contexts`` wins when present; without it the deprecated ``dm_permission`` decides ("By default,
+    commands are visible" in DMs with the app). discord.py 2.7 sends ``dm_permission: false`` and
+    ``contexts: null`` for ``Group(guild_only=True)``, and ``contexts: [0]`` for ``@guild_only()``.
+    A guild command exists only in its guild: "Guild commands don't support the BOT_DM interaction context".
+    """
+    if command.get("guild_id"):
+        return {CONTEXT_GUILD}
+    integration_types = command.get("integration_types")
+    if integration_types is not None and GUILD_INSTALL not in integration_types:
+        return set()  # a user-installed command: the stand-in installs its application to servers only
+    contexts = command.get("contexts")
+    if contexts is not None:
+        return {int(c) for c in contexts}
+    return {CONTEXT_GUILD} if command.get("dm_permission") is False else {CONTEXT_GUILD, CONTEXT_BOT_DM}
+
+
+def _check_default_member_permissions(
+    command: dict[str, Any], user: User, guild: Guild, payload: dict[str, Any]
+) -> None:
+    """Refuse a server invocation by a member lacking the command's ``default_member_permissions``.
+
+    "Setting it to "0" will prohibit anyone in a guild from using the command unless a specific overwrite
+    is configured or the user has admin permissions"; "Members with the Administrator permission can use
+    all commands". Discord reads it on the top-level command only, and not in DMs. The member's
+    permissions are those the interaction carries (in the channel, with its overwrites).
+    """
+    raw = command.get("default_member_permissions")
+    if raw is None:
+        return
+    required = int(raw)
+    have = int(payload["member"]["permissions"])
+    if user.id == guild.owner_id or have & ADMINISTRATOR:
+        return
+    if required == 0 or have & required != required:
+        lacking = [name for name, on in discord.Permissions(required & ~have) if on] or ["administrator"]
+        raise Undeliverable(f"/{command['name']} needs {lacking}, which {user.name} lacks in this channel")
+
+
 # ---------------------------------------------------------------------- people
 def _option_type(value: Any) -> int:
     if isinstance(value, bool):
@@ -162,9 +254,10 @@ def _option_type(value: Any) -> int:
 class Driver:
     """Scripts people: slash commands, clicks, selects, modal submits, plain messages; plus their views."""
 
-    def __init__(self, standin: DiscordStandin, *, require_synced: bool = False) -> None:
+    def __init__(self, standin: DiscordStandin, *, require_synced: bool = True) -> None:
         self.standin = standin
-        #: if True, invoking a command that the bot never synced raises (as it would for a real user)
+        #: Invoking a command the bot never synced raises, as Discord offers no such command. Only a bot
+        #: under test that never syncs may turn it off; a synced command is always checked against its schema.
         self.require_synced = require_synced
 
     # -- world helpers (thin forwards)
@@ -193,12 +286,27 @@ class Driver:
             guild = st.guilds[channel.guild_id]
             if user.id not in guild.members:
                 raise AssertionError(f"{user.name} is not a member of guild {guild.name}")
+            # Both are computed in this channel, overwrites included, without implicit permissions: the
+            # member's "total permissions of the member in the channel, including overwrites" and
+            # app_permissions, "the permissions the app has in the source location of the interaction".
+            user_permissions = st.channel_permissions(channel, user.id)
+            if not user_permissions & VIEW_CHANNEL:
+                raise AssertionError(f"{user.name} cannot see #{channel.name}, so cannot use anything there")
+            member = st.member_payload(guild, user.id)
+            member["permissions"] = str(user_permissions)
+            partial = st.channel_payload(channel)
+            # An interaction's channel is a partial channel: "Partial Channel objects only have id, name,
+            # type, permissions, ..., parent_id, guild_id, flags, rate_limit_per_user, topic and position
+            # fields. Threads will also have the thread_metadata field."
+            partial = {key: value for key, value in partial.items() if key in _PARTIAL_CHANNEL_KEYS}
+            partial["permissions"] = str(user_permissions)
             payload.update(
+                channel=partial,
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                 guild_locale=guild.locale,
-                member=st.member_payload(guild, user.id, with_permissions=True),
-                app_permissions=str(st.member_permissions(guild, st.bot_user.id)),
+                member=member,
+                app_permissions=str(st.channel_permissions(channel, st.bot_user.id)),
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,
             )
@@ -207,7 +315,7 @@ class Driver:
                 raise AssertionError(f"{user.name} cannot use DM channel {channel.id}")
             payload.update(
                 user=user.payload(),
-                app_permissions=str(discord.Permissions(send_messages=True, embed_links=True, attach_files=True).value),
+                app_permissions=str(DM_APP_PERMISSIONS),
                 authorizing_integration_owners={"0": str(st.owner_user.id)},
                 context=1,
             )
@@ -223,7 +331,8 @@ class Driver:
         timeout: float,
     ) -> InteractionRecord:
         st = self.standin
-        await st.wait_for(lambda: st.gateway_ready, timeout, "a ready gateway connection")
+        # A sharded bot's connections come up one by one: wait for the one Discord routes this event to.
+        await st.wait_for(lambda: st.gateway_ready_for(channel.guild_id), timeout, "a ready connection of the shard")
         rec = InteractionRecord(
             id=int(payload["id"]),
             token=payload["token"],
@@ -264,30 +373,42 @@ class Driver:
         resolved: dict[str, dict[str, Any]],
         guild: Guild | None,
         *,
-        check_required: bool = True,
+        focused: str | None = None,
+        invoker: User | None = None,
     ) -> list[dict[str, Any]]:
+        """The options of an invocation as Discord sends them; refuses values Discord validates away.
+
+        Discord checks slash options server-side against the synced schema (type, range, length,
+        choices, required), so a value outside it never reaches the bot, whatever the client sends.
+        ``focused`` names the option being typed into (an autocomplete interaction).
+        """
         st = self.standin
         by_name = {o["name"]: o for o in schema or []}
-        if schema is not None and check_required:
-            for opt in schema:
-                if opt.get("required") and opt["name"] not in values:
-                    raise AssertionError(f"required option {opt['name']!r} missing")
+        if focused is not None and focused not in values:
+            raise Undeliverable(f"focused option {focused!r} needs its partial value in the options")
+        # "options that are otherwise required might not be present" while the user is still typing
+        if schema is not None and focused is None:
+            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in values]
+            if missing:
+                raise Undeliverable(f"required option(s) {missing} missing")
         out: list[dict[str, Any]] = []
         for key, value in values.items():
             spec = by_name.get(key)
             if schema is not None and spec is None:
-                raise AssertionError(f"unknown option {key!r}; command has {sorted(by_name)}")
-            otype = int(spec["type"]) if spec is not None else _option_type(value)
-            if spec is not None and spec.get("choices"):
-                allowed = [c["value"] for c in spec["choices"]]
-                if value not in allowed:
-                    raise AssertionError(f"{value!r} is not a choice of {key!r}: {allowed}")
-            if isinstance(value, int | str) and not isinstance(value, bool) and str(value).isdigit():
-                ident = int(value)
-                if otype == 6 and ident in st.users:
-                    value = st.users[ident]
-                elif otype == 7 and ident in st.channels:
-                    value = st.channels[ident]
+                raise Undeliverable(f"unknown option {key!r}; the command has {sorted(by_name)}")
+            if spec is not None:
+                otype = int(spec["type"])
+                value = self._option_value(spec, value, guild, focused=key == focused)
+            else:
+                otype = _option_type(value)
+                if isinstance(value, int | str) and not isinstance(value, bool) and str(value).isdigit():
+                    ident = int(value)
+                    if otype == USER and ident in st.users:
+                        value = st.users[ident]
+                    elif otype == CHANNEL and ident in st.channels:
+                        value = st.channels[ident]
+                if key == focused:
+                    value = str(value)
             raw: Any = value
             if isinstance(value, User):
                 raw = str(value.id)
@@ -299,13 +420,98 @@ class Driver:
             elif isinstance(value, Channel):
                 raw = str(value.id)
                 ch = st.channel_payload(value)
-                ch["permissions"] = str(discord.Permissions.all().value)
+                # A resolved channel carries the invoking user's permissions in it.
+                if value.guild_id is not None and invoker is not None:
+                    ch["permissions"] = str(st.channel_permissions(value, invoker.id))
+                else:
+                    ch["permissions"] = str(discord.Permissions.all().value)
                 resolved.setdefault("channels", {})[raw] = ch
             elif isinstance(value, Role):
                 raw = str(value.id)
                 resolved.setdefault("roles", {})[raw] = value.payload()
-            out.append({"name": key, "type": otype, "value": raw})
+            entry: dict[str, Any] = {"name": key, "type": otype, "value": raw}
+            if key == focused:
+                entry["focused"] = True
+            out.append(entry)
         return out
+
+    def _option_value(self, spec: dict[str, Any], value: Any, guild: Guild | None, *, focused: bool) -> Any:
+        """``value`` as Discord delivers it for the synced option ``spec`` (users, channels and roles resolved)."""
+        name, otype = spec["name"], int(spec["type"])
+        where = f"option {name!r} (type {otype})"
+        if focused:
+            # Autocomplete interactions are sent only for options declared with autocomplete, carrying
+            # "partial strings, but not invalid numbers".
+            if not spec.get("autocomplete"):
+                raise Undeliverable(f"{where} has no autocomplete: Discord sends no autocomplete interaction for it")
+            text = str(value)
+            if otype in _PARTIAL_NUMBER and not _PARTIAL_NUMBER[otype].fullmatch(text):
+                raise Undeliverable(f"{where}: {text!r} is not a number being typed")
+            return text
+        if value is None:
+            raise Undeliverable(f"{where}: Discord sends no null option value; leave the option out")
+        if otype in (SUB_COMMAND, SUB_COMMAND_GROUP):
+            raise Undeliverable(f"{where} is a subcommand: name it in the command, not in the options")
+        if otype == STRING:
+            if not isinstance(value, str):
+                raise Undeliverable(f"{where}: {value!r} is not a string")
+            low, high = spec.get("min_length"), spec.get("max_length")
+            if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+                raise Undeliverable(f"{where}: length {len(value)} is outside min_length {low}, max_length {high}")
+        elif otype in (INTEGER, NUMBER):
+            if otype == INTEGER and (not isinstance(value, int) or isinstance(value, bool)):
+                raise Undeliverable(f"{where}: {value!r} is not an integer")
+            if otype == NUMBER and (not isinstance(value, int | float) or isinstance(value, bool)):
+                raise Undeliverable(f"{where}: {value!r} is not a number")
+            limit = INTEGER_LIMIT if otype == INTEGER else NUMBER_LIMIT
+            if not math.isfinite(value) or not -limit <= value <= limit:
+                raise Undeliverable(f"{where}: {value!r} is outside ±{limit}")
+            low, high = spec.get("min_value"), spec.get("max_value")
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise Undeliverable(f"{where}: {value!r} is outside min_value {low}, max_value {high}")
+        elif otype == BOOLEAN:
+            if not isinstance(value, bool):
+                raise Undeliverable(f"{where}: {value!r} is not a boolean")
+        elif otype in (USER, CHANNEL, ROLE, MENTIONABLE):
+            value = self._option_entity(where, otype, spec, value, guild)
+        else:
+            raise Undeliverable(f"{where}: the driver cannot send this option type (attachments are not modelled)")
+        # "If you specify choices for an option, they are the only valid values for a user to pick";
+        # "Options using autocomplete are not confined to only use choices given by the application".
+        choices = spec.get("choices")
+        if choices and value not in [c["value"] for c in choices]:
+            raise Undeliverable(f"{where}: {value!r} is not one of its choices {[c['value'] for c in choices]}")
+        return value
+
+    def _option_entity(
+        self, where: str, otype: int, spec: dict[str, Any], value: Any, guild: Guild | None
+    ) -> User | Channel | Role:
+        """The user, channel or role a picker option names (by object or id); only what the picker offers."""
+        st = self.standin
+        if isinstance(value, int | str) and not isinstance(value, bool) and str(value).isdigit():
+            ident = int(value)
+            roles = guild.roles if guild is not None else {}
+            if otype in (USER, MENTIONABLE) and ident in st.users:
+                value = st.users[ident]
+            elif otype in (ROLE, MENTIONABLE) and ident in roles:
+                value = roles[ident]
+            elif otype == CHANNEL and ident in st.channels:
+                value = st.channels[ident]
+        if isinstance(value, User) and otype in (USER, MENTIONABLE):
+            return value
+        if isinstance(value, Role) and otype in (ROLE, MENTIONABLE):
+            if guild is None or value.guild_id != guild.id:
+                raise Undeliverable(f"{where}: role {value.name!r} is not a role of the server the command runs in")
+            return value
+        if isinstance(value, Channel) and otype == CHANNEL:
+            # The channel picker lists the channels of the server the command runs in, of channel_types only.
+            if value.guild_id != (guild.id if guild is not None else None):
+                raise Undeliverable(f"{where}: channel {value.id} is not in the server the command runs in")
+            channel_types = spec.get("channel_types")
+            if channel_types and value.type not in channel_types:
+                raise Undeliverable(f"{where}: channel type {value.type} is not one of channel_types {channel_types}")
+            return value
+        raise Undeliverable(f"{where}: {value!r} is not a known {_ENTITY_NAMES[otype]}")
 
     async def slash(
         self,
@@ -349,7 +555,12 @@ class Driver:
         guild = st.guilds.get(channel.guild_id) if channel.guild_id is not None else None
         cmd = self._find_command(guild, parts[0])
         if cmd is None and self.require_synced:
-            raise AssertionError(f"/{parts[0]} was never synced by the bot")
+            raise Undeliverable(f"/{parts[0]} was never synced by the bot (here: {'DM' if guild is None else 'guild'})")
+        if cmd is not None:
+            context = CONTEXT_GUILD if guild is not None else CONTEXT_BOT_DM
+            if context not in allowed_contexts(cmd):
+                where = "in a DM with the bot" if guild is None else "in a server"
+                raise Undeliverable(f"/{parts[0]} is not offered {where}: contexts {sorted(allowed_contexts(cmd))}")
         schema: list[dict[str, Any]] | None = cmd.get("options", []) if cmd is not None else None
         resolved: dict[str, dict[str, Any]] = {}
         # descend into subcommand groups / subcommands
@@ -359,15 +570,15 @@ class Driver:
             if schema is not None:
                 spec = next((o for o in schema if o["name"] == sub and o.get("type") in (1, 2)), None)
                 if spec is None:
-                    raise AssertionError(f"/{command}: no subcommand {sub!r}")
+                    raise Undeliverable(f"/{command}: no subcommand {sub!r}")
             stype = int(spec["type"]) if spec is not None else (1 if sub == parts[-1] else 2)
             chain.append((sub, stype))
             schema = spec.get("options", []) if spec is not None else None
-        leaf = self._build_options(schema, options, resolved, guild, check_required=focused is None)
-        for opt in leaf:
-            if opt["name"] == focused:
-                opt["focused"] = True
-                opt["value"] = str(opt["value"])
+        # "Using subcommands or subcommand groups will make your base command unusable."
+        subcommands = [o["name"] for o in schema or [] if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+        if subcommands:
+            raise Undeliverable(f"/{command} cannot be invoked itself; it has subcommands {subcommands}")
+        leaf = self._build_options(schema, options, resolved, guild, focused=focused, invoker=user)
         for sub, stype in reversed(chain):
             leaf = [{"name": sub, "type": stype, "options": leaf}]
         data: dict[str, Any] = {
@@ -381,6 +592,8 @@ class Driver:
         if resolved:
             data["resolved"] = resolved
         payload = self._base_payload(user, channel, 2 if focused is None else 4, data, locale)
+        if cmd is not None and guild is not None:
+            _check_default_member_permissions(cmd, user, guild, payload)
         return await self._dispatch(payload, user, channel, " ".join(parts), None, timeout)
 
     def _message(self, message: StoredMessage | int) -> StoredMessage:
@@ -581,4 +794,4 @@ def _deepcopy(data: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(data)
 
 
-__all__ = ["EPHEMERAL", "BotRunner", "Driver", "patched_discord", "run_bot"]
+__all__ = ["EPHEMERAL", "BotRunner", "Driver", "Undeliverable", "allowed_contexts", "patched_discord", "run_bot"]

@@ -14,9 +14,15 @@ from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from .errors import DiscordError
 from .state import (
+    ATTACH_FILES,
+    EMBED_LINKS,
     EPHEMERAL,
     LOADING,
+    MANAGE_MESSAGES,
+    READ_MESSAGE_HISTORY,
+    VIEW_CHANNEL,
     Channel,
     FaultRule,
     InteractionRecord,
@@ -26,6 +32,7 @@ from .state import (
     User,
     iso_now,
 )
+from .validation import validate_commands, validate_message_body, validate_modal
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -33,8 +40,9 @@ API_PREFIX = "/api/v10"
 WS_PATH = "/gateway-ws"
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
+#: Gateway docs, Sharding: "Each shard can only support a maximum of 2500 guilds".
+MAX_GUILDS_PER_SESSION = 2500
 MENTION_RE = re.compile(r"<@!?(\d+)>")
-IS_COMPONENTS_V2 = 1 << 15
 
 
 @dataclass
@@ -45,17 +53,6 @@ class Upload:
 
 BODY_KEY: web.RequestKey[Any] = web.RequestKey("standin_body", object)
 FILES_KEY: web.RequestKey[dict[int, Upload]] = web.RequestKey("standin_files", dict)
-
-
-class DiscordError(Exception):
-    """Raised inside handlers; turned into a Discord-style JSON error response."""
-
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
-        super().__init__(f"{status} {code} {message}")
-        self.status = status
-        self.code = code
-        self.message = message
-        self.errors = errors
 
 
 class StandinBug(RuntimeError):
@@ -69,6 +66,21 @@ class GatewayConn:
     intents: int = 0
     ready: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: (shard_id, num_shards) sent in IDENTIFY; None: an unsharded session, which gets every event
+    shard: tuple[int, int] | None = None
+
+    def gets_guild(self, guild_id: int | None) -> bool:
+        """Whether Discord routes an event of ``guild_id`` (None: an event without a guild) to this session.
+
+        Gateway docs, Sharding: "shard_id = (guild_id >> 22) % num_shards"; "Gateway events that do not
+        contain a guild_id will only be sent to the first shard (shard_id: 0)".
+        """
+        if self.shard is None:
+            return True
+        shard_id, num_shards = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % num_shards == shard_id
 
 
 def _err(status: int, code: int, message: str) -> DiscordError:
@@ -79,79 +91,14 @@ def unknown_message() -> DiscordError:
     return _err(404, 10008, "Unknown Message")
 
 
-def validate_message_body(body: dict[str, Any], *, creating: bool, has_files: bool) -> None:
-    """Reject what Discord rejects (400 / 50006, 50035) so bot bugs surface in tests."""
-    content = body.get("content")
-    embeds = body.get("embeds") or []
-    components = body.get("components") or []
-    flags = int(body.get("flags") or 0)
-    if creating and not (content or embeds or components or has_files or body.get("sticker_ids") or body.get("poll")):
-        raise _err(400, 50006, "Cannot send an empty message")
-    problems: list[str] = []
-    if content is not None and len(str(content)) > 2000:
-        problems.append("content: Must be 2000 or fewer in length.")
-    if len(embeds) > 10:
-        problems.append("embeds: Must be 10 or fewer in length.")
-    total = 0
-    for i, emb in enumerate(embeds):
-        for key, limit in (("title", 256), ("description", 4096)):
-            val = emb.get(key) or ""
-            total += len(val)
-            if len(val) > limit:
-                problems.append(f"embeds.{i}.{key}: Must be {limit} or fewer in length.")
-        fields = emb.get("fields") or []
-        if len(fields) > 25:
-            problems.append(f"embeds.{i}.fields: Must be 25 or fewer in length.")
-        for j, fld in enumerate(fields):
-            name, value = str(fld.get("name", "")), str(fld.get("value", ""))
-            total += len(name) + len(value)
-            if not name or len(name) > 256:
-                problems.append(f"embeds.{i}.fields.{j}.name: must be 1-256 long")
-            if not value or len(value) > 1024:
-                problems.append(f"embeds.{i}.fields.{j}.value: must be 1-1024 long")
-        footer = (emb.get("footer") or {}).get("text") or ""
-        author = (emb.get("author") or {}).get("name") or ""
-        total += len(footer) + len(author)
-    if total > 6000:
-        problems.append("embeds: Embed size exceeds maximum size of 6000")
-    if flags & IS_COMPONENTS_V2:
-        if content or embeds:
-            problems.append("content/embeds: cannot be used with IS_COMPONENTS_V2")
-    elif len(components) > 5:
-        problems.append("components: Must be 5 or fewer in length.")
-    seen: set[str] = set()
+def missing_access() -> DiscordError:
+    """The bot cannot see the channel (no View Channel): JSON error code 50001."""
+    return _err(403, 50001, "Missing Access")
 
-    def walk(comps: list[dict[str, Any]], path: str) -> None:
-        for k, comp in enumerate(comps):
-            p = f"{path}.{k}"
-            ctype = comp.get("type")
-            children = comp.get("components") or []
-            if ctype == 1:
-                buttons = [c for c in children if c.get("type") == 2]
-                if len(children) > 5 or (len(children) > 1 and len(buttons) != len(children)):
-                    problems.append(f"{p}.components: invalid action row contents")
-            if ctype == 2:
-                label = comp.get("label") or ""
-                if len(label) > 80:
-                    problems.append(f"{p}.label: Must be 80 or fewer in length.")
-                if comp.get("style") != 5 and comp.get("style") != 6 and not comp.get("custom_id"):
-                    problems.append(f"{p}.custom_id: required")
-                if not label and not comp.get("emoji"):
-                    problems.append(f"{p}: button needs a label or an emoji")
-            cid = comp.get("custom_id")
-            if cid is not None:
-                if len(cid) > 100:
-                    problems.append(f"{p}.custom_id: Must be 100 or fewer in length.")
-                if cid in seen:
-                    problems.append(f"{p}.custom_id: Component custom id cannot be duplicated")
-                seen.add(cid)
-            walk(children, f"{p}.components")
-            if comp.get("accessory"):
-                walk([comp["accessory"]], f"{p}.accessory")
 
-    walk(components, "components")
-    if problems:
-        raise DiscordError(400, 50035, "Invalid Form Body", {"problems": problems})
+def missing_permissions() -> DiscordError:
+    """The bot sees the channel but lacks a permission the request needs: JSON error code 50013."""
+    return _err(403, 50013, "Missing Permissions")
 
 
 class DiscordStandin(StandinState):
@@ -168,6 +115,7 @@ class DiscordStandin(StandinState):
         self.port: int = 0
         self.conns: list[GatewayConn] = []
         self._sessions: dict[str, int] = {}  # session id -> last sequence
+        self._session_shards: dict[str, tuple[int, int] | None] = {}  # session id -> its IDENTIFY shard
         self.resumes: int = 0
         # Every earlier version of an edited message, for the privacy test; a load run turns it off.
         self.keep_history = True
@@ -259,10 +207,15 @@ class DiscordStandin(StandinState):
         route = resource.canonical if resource is not None else path
         request[BODY_KEY], request[FILES_KEY] = await self._read_body(request)
         response: web.StreamResponse
+        rule = None if request.match_info.http_exception is not None else self.take_fault(method, path)
+        if rule is not None and rule.held is not None:
+            await self.changed()
+            await rule.held.wait()
+            rule = None
         if request.match_info.http_exception is not None:
             self.unknown_routes.append((method, path))
             response = self.json_response({"message": "404: Not Found", "code": 0}, 404)
-        elif (rule := self.take_fault(method, path)) is not None:
+        elif rule is not None:
             response = self.fault_response(rule, route)
         elif not self._authorized(request, route):
             response = self.json_response({"message": "401: Unauthorized", "code": 0}, 401)
@@ -401,6 +354,7 @@ class DiscordStandin(StandinState):
         gid = int(gid_raw) if gid_raw is not None else None
         if gid is not None and gid not in self.guilds:
             raise _err(404, 10004, "Unknown Guild")
+        validate_commands(request[BODY_KEY] or [])
         existing = {c["name"]: c for c in self.commands.get(gid, [])}
         out: list[dict[str, Any]] = []
         for cmd in request[BODY_KEY] or []:
@@ -466,18 +420,53 @@ class DiscordStandin(StandinState):
             raise _err(404, 10003, "Unknown Channel")
         return ch
 
+    def _require_bot(self, ch: Channel, needed: int = 0) -> None:
+        """Refuse a bot-token request in ``ch`` without View Channel (403 50001) or any of ``needed`` (403 50013).
+
+        Permissions are the bot's in that channel with Discord's implicit permissions (a thread takes
+        its parent's). A DM has no guild permissions; a closed DM is refused on its own (50007).
+        """
+        if ch.guild_id is None:
+            return
+        perms = self.effective_permissions(ch, self.bot_user.id)
+        if not perms & VIEW_CHANNEL:
+            raise missing_access()
+        if perms & needed != needed:
+            raise missing_permissions()
+
+    def _bot_has(self, ch: Channel, needed: int) -> bool:
+        return ch.guild_id is None or self.can(self.bot_user, ch, needed)
+
+    def _without_unpermitted_embeds(self, ch: Channel, body: dict[str, Any]) -> dict[str, Any] | None:
+        """``body`` with its embeds dropped when the bot lacks Embed Links in ``ch``; None when nothing is dropped.
+
+        Discord does not refuse embeds without Embed Links, it drops them (discord-api-docs issues
+        #2601, #5648: an edit adding an embed "Ignores embed and calls it 'empty' if you have no
+        content or button"); only a new message that was nothing but embeds is refused, 403 50013
+        (#2601: "403 'Missing Permissions' ... when you try to send an embed only").
+        """
+        if not body.get("embeds") or self._bot_has(ch, EMBED_LINKS):
+            return None
+        return {**body, "embeds": []}
+
     def _channel_message(self, request: web.Request) -> StoredMessage:
         ch = self._channel(request)
+        # Every message route needs the channel in sight first ("requires the VIEW_CHANNEL permission").
+        self._require_bot(ch)
         msg = self.messages.get(int(request.match_info["message_id"]))
         if msg is None or msg.deleted or msg.channel_id != ch.id or msg.ephemeral_to is not None:
             raise unknown_message()
         return msg
 
     async def _get_channel(self, request: web.Request) -> web.Response:
-        return self.json_response(self.channel_payload(self._channel(request)))
+        ch = self._channel(request)
+        self._require_bot(ch)  # a channel the bot cannot see: 50001 Missing Access
+        return self.json_response(self.channel_payload(ch))
 
     async def _typing(self, request: web.Request) -> web.Response:
-        self._channel(request)
+        ch = self._channel(request)
+        # Typing shows the bot "is typing" where it could post: it needs what posting needs.
+        self._require_bot(ch, self.send_permission(ch))
         return web.Response(status=204)
 
     async def _post_message(self, request: web.Request) -> web.Response:
@@ -487,13 +476,31 @@ class DiscordStandin(StandinState):
             if self.users[ch.recipient_id].dms_closed:
                 raise _err(403, 50007, "Cannot send messages to this user")
         body = request[BODY_KEY] or {}
-        validate_message_body(body, creating=True, has_files=bool(request[FILES_KEY]))
+        # Create Message, "Limitations": "the current user must have the SEND_MESSAGES permission" (in a
+        # thread SEND_MESSAGES_IN_THREADS); uploads need ATTACH_FILES; "When creating a message as a reply
+        # to another message, the current user must have the READ_MESSAGE_HISTORY permission".
+        self._require_bot(ch, self.send_permission(ch))
+        if request[FILES_KEY]:
+            self._require_bot(ch, ATTACH_FILES)
+        if body.get("message_reference") and int(body["message_reference"].get("type") or 0) == 0:
+            self._require_bot(ch, READ_MESSAGE_HISTORY)
+        validate_message_body(body, creating=True, files=request[FILES_KEY])
+        if (stripped := self._without_unpermitted_embeds(ch, body)) is not None:
+            rest = ("content", "components", "sticker_ids", "poll")
+            if not request[FILES_KEY] and not any(stripped.get(key) for key in rest):
+                raise missing_permissions()
+            body = stripped
         msg = self.create_message(ch, body, request[FILES_KEY], author=self.bot_user)
         await self._message_event("MESSAGE_CREATE", msg)
         return self.json_response(msg.data)
 
     async def _list_messages(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
+        self._require_bot(ch)
+        if not self._bot_has(ch, READ_MESSAGE_HISTORY):
+            # "If the current user is missing the READ_MESSAGE_HISTORY permission in the channel, then no
+            # messages will be returned."
+            return self.json_response([])
         limit = int(request.query.get("limit", "50"))
         msgs = sorted(self.channel_messages(ch), key=lambda m: m.id, reverse=True)
         if "before" in request.query:
@@ -503,18 +510,41 @@ class DiscordStandin(StandinState):
         return self.json_response([m.data for m in msgs[:limit]])
 
     async def _get_message(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        # Get Channel Message "requires the current user to have the VIEW_CHANNEL and READ_MESSAGE_HISTORY
+        # permissions"; without history Discord answers Missing Access, as for a channel it cannot see.
+        self._require_bot(ch)
+        if not self._bot_has(ch, READ_MESSAGE_HISTORY):
+            raise missing_access()
         return self.json_response(self._channel_message(request).data)
 
     async def _patch_message(self, request: web.Request) -> web.Response:
-        msg = self._channel_message(request)
+        msg = self._channel_message(request)  # the author edits its own message with View Channel alone
         if msg.author_id != self.bot_user.id:
             raise _err(403, 50005, "Cannot edit a message authored by another user")
-        self.edit_message(msg, request[BODY_KEY] or {}, request[FILES_KEY])
+        ch, body, files = self.channels[msg.channel_id], request[BODY_KEY] or {}, request[FILES_KEY]
+        if files:
+            self._require_bot(ch, ATTACH_FILES)  # new files on an edit are uploads like any other
+        if (stripped := self._without_unpermitted_embeds(ch, body)) is not None:
+            content = stripped.get("content", msg.content)
+            components = stripped.get("components", msg.components)
+            kept = stripped.get("attachments", msg.data.get("attachments"))
+            if not (content or components or kept or files):
+                raise _err(400, 50006, "Cannot send an empty message")
+            body = stripped
+        self.edit_message(msg, body, files)
         await self._message_event("MESSAGE_UPDATE", msg)
         return self.json_response(msg.data)
 
     async def _delete_message(self, request: web.Request) -> web.Response:
         msg = self._channel_message(request)
+        if msg.author_id != self.bot_user.id:
+            ch = self.channels[msg.channel_id]
+            if ch.is_dm:
+                raise _err(403, 50003, "Cannot execute action on a DM channel")
+            # Delete Message: "trying to delete a message that was not sent by the current user, this endpoint
+            # requires the MANAGE_MESSAGES permission".
+            self._require_bot(ch, MANAGE_MESSAGES)
         await self.delete_message(msg)
         return web.Response(status=204)
 
@@ -631,7 +661,7 @@ class DiscordStandin(StandinState):
         """Apply a PATCH body to a stored message (fields absent from the body are kept)."""
         if msg.deleted:
             raise unknown_message()
-        validate_message_body(body, creating=False, has_files=bool(files))
+        validate_message_body(body, creating=False, files=files, existing=msg.data)
         if self.keep_history:
             msg.history.append(json.loads(json.dumps(msg.data)))
         data = msg.data
@@ -705,7 +735,7 @@ class DiscordStandin(StandinState):
         eph_to = rec.user_id if int(data.get("flags") or 0) & EPHEMERAL else None
         resource: dict[str, Any] | None = None
         if ctype == 4:
-            validate_message_body(data, creating=True, has_files=bool(request[FILES_KEY]))
+            validate_message_body(data, creating=True, files=request[FILES_KEY], path=("data",))
             msg = self.create_message(
                 ch,
                 data,
@@ -741,6 +771,7 @@ class DiscordStandin(StandinState):
                 raise unknown_message()
             rec.original_message_id = src.id
             if ctype == 7:
+                validate_message_body(data, creating=False, files=request[FILES_KEY], existing=src.data, path=("data",))
                 self.edit_message(src, data, request[FILES_KEY])
                 await self._message_event("MESSAGE_UPDATE", src)
                 resource = {"type": 7, "message": src.data}
@@ -749,6 +780,7 @@ class DiscordStandin(StandinState):
                 raise DiscordError(400, 50035, "Invalid Form Body", {"type": "autocomplete result needs type 4"})
             rec.choices = list(data.get("choices") or [])
         elif ctype == 9:
+            validate_modal(data)
             rec.modal = data
         else:
             raise DiscordError(400, 50035, "Invalid Form Body", {"type": f"unsupported callback type {ctype}"})
@@ -774,6 +806,8 @@ class DiscordStandin(StandinState):
         rec = self.interactions_by_token.get(request.match_info["token"])
         if rec is None or not rec.acknowledged:
             raise _err(404, 10015, "Unknown Webhook")
+        if time.monotonic() - rec.dispatched_at > self.token_lifetime:
+            raise _err(401, 50027, "Invalid Webhook Token")
         return rec
 
     def _webhook_message(self, request: web.Request, rec: InteractionRecord) -> StoredMessage:
@@ -792,12 +826,12 @@ class DiscordStandin(StandinState):
         orig = rec.original
         if orig is not None and orig.loading and rec.callback_types and rec.callback_types[0] == 5 and not orig.deleted:
             # After a "thinking" defer the first followup replaces the placeholder.
-            validate_message_body(body, creating=True, has_files=bool(request[FILES_KEY]))
+            validate_message_body(body, creating=True, files=request[FILES_KEY])
             self.edit_message(orig, body, request[FILES_KEY])
             await self._message_event("MESSAGE_UPDATE", orig)
             msg = orig
         else:
-            validate_message_body(body, creating=True, has_files=bool(request[FILES_KEY]))
+            validate_message_body(body, creating=True, files=request[FILES_KEY])
             eph_to = rec.user_id if int(body.get("flags") or 0) & EPHEMERAL else None
             msg = self.create_message(
                 self.channels[rec.channel_id],
@@ -834,6 +868,10 @@ class DiscordStandin(StandinState):
     def gateway_ready(self) -> bool:
         return any(c.ready and not c.ws.closed for c in self.conns)
 
+    def gateway_ready_for(self, guild_id: int | None) -> bool:
+        """Whether a ready connection would receive an event of ``guild_id`` (None: without a guild)."""
+        return any(c.ready and not c.ws.closed and c.gets_guild(guild_id) for c in self.conns)
+
     async def _send(self, conn: GatewayConn, payload: dict[str, Any]) -> None:
         async with conn.lock:
             if not conn.ws.closed:
@@ -845,11 +883,17 @@ class DiscordStandin(StandinState):
         await self._send(conn, {"op": 0, "t": name, "s": seq, "d": data})
 
     async def dispatch_event(self, name: str, data: dict[str, Any], *, intent: int | None = None) -> int:
-        """Send a DISPATCH to every ready gateway connection (filtered by intent); returns how many got it."""
+        """Send a DISPATCH to every ready connection of the event's shard (filtered by intent); returns how many got it.
+
+        The event's guild is its ``guild_id`` (a guild's own events, GUILD_*, carry it as ``id``); an event
+        without one (a DM message, an interaction in a DM) goes to shard 0 only.
+        """
         self.gateway_events.append((name, data))
+        raw_guild = data.get("guild_id") or (data.get("id") if name.startswith("GUILD_") else None)
+        guild_id = int(raw_guild) if raw_guild is not None else None
         sent = 0
         for conn in list(self.conns):
-            if conn.ready and (intent is None or conn.intents & intent):
+            if conn.ready and (intent is None or conn.intents & intent) and conn.gets_guild(guild_id):
                 await self._send_dispatch(conn, name, data)
                 sent += 1
         return sent
@@ -887,13 +931,33 @@ class DiscordStandin(StandinState):
             if d.get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
+            shard = d.get("shard")
+            if shard is not None:
+                # "You sent us an invalid shard when identifying" (close code 4010): [shard_id, num_shards]
+                # with 0 <= shard_id < num_shards.
+                valid = (
+                    isinstance(shard, list)
+                    and len(shard) == 2
+                    and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+                    and 0 <= shard[0] < shard[1]
+                )
+                if not valid:
+                    await conn.ws.close(code=4010, message=b"Invalid shard.")
+                    return
+                conn.shard = (shard[0], shard[1])
+            guilds = [guild for guild in self.guilds.values() if conn.gets_guild(guild.id)]
+            if len(guilds) > MAX_GUILDS_PER_SESSION:
+                # "Each shard can only support a maximum of 2500 guilds": close code 4011 Sharding required.
+                await conn.ws.close(code=4011, message=b"Sharding required.")
+                return
             conn.intents = int(d.get("intents", 0))
             conn.session_id = secrets.token_hex(16)
             self._sessions[conn.session_id] = 0
+            self._session_shards[conn.session_id] = conn.shard
             ready: dict[str, Any] = {
                 "v": 10,
                 "user": self._me_payload(),
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(guild.id), "unavailable": True} for guild in guilds],
                 "session_id": conn.session_id,
                 "resume_gateway_url": self.ws_url,
                 "application": {"id": str(self.application_id), "flags": 0},
@@ -907,7 +971,7 @@ class DiscordStandin(StandinState):
             if "shard" in d:
                 ready["shard"] = d["shard"]
             await self._send_dispatch(conn, "READY", ready)
-            for guild in self.guilds.values():
+            for guild in guilds:
                 await self._send_dispatch(conn, "GUILD_CREATE", self.guild_payload(guild))
             conn.ready = True
             await self.changed()
@@ -917,6 +981,7 @@ class DiscordStandin(StandinState):
                 await self._send(conn, {"op": 9, "d": False})
                 return
             conn.session_id = sid
+            conn.shard = self._session_shards.get(sid)
             conn.intents = next((int(p.get("intents", 0)) for p in self.identify_payloads[::-1]), 0)
             await self._send_dispatch(conn, "RESUMED", {})
             self.resumes += 1
@@ -925,7 +990,7 @@ class DiscordStandin(StandinState):
         elif op == 8:
             gid = int(d["guild_id"])
             chunk_guild = self.guilds.get(gid)
-            if chunk_guild is not None:
+            if chunk_guild is not None and conn.gets_guild(gid):
                 guild = chunk_guild
                 chunk = {
                     "guild_id": str(gid),

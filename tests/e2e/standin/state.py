@@ -13,7 +13,7 @@ import contextlib
 import datetime
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -32,6 +32,7 @@ LOADING = 1 << 7
 DEFAULT_EVERYONE_PERMISSIONS: int = discord.Permissions(
     view_channel=True,
     send_messages=True,
+    send_messages_in_threads=True,
     read_message_history=True,
     embed_links=True,
     attach_files=True,
@@ -41,6 +42,43 @@ DEFAULT_EVERYONE_PERMISSIONS: int = discord.Permissions(
 ).value
 ALL_PERMISSIONS: int = discord.Permissions.all().value
 ADMINISTRATOR: int = discord.Permissions(administrator=True).value
+
+# Single permission bits (Discord: Permissions, "Bitwise Permission Flags").
+VIEW_CHANNEL: int = discord.Permissions(view_channel=True).value
+SEND_MESSAGES: int = discord.Permissions(send_messages=True).value
+SEND_MESSAGES_IN_THREADS: int = discord.Permissions(send_messages_in_threads=True).value
+EMBED_LINKS: int = discord.Permissions(embed_links=True).value
+ATTACH_FILES: int = discord.Permissions(attach_files=True).value
+READ_MESSAGE_HISTORY: int = discord.Permissions(read_message_history=True).value
+MANAGE_MESSAGES: int = discord.Permissions(manage_messages=True).value
+#: Every permission that applies in a channel (what losing View Channel takes away with it).
+ALL_CHANNEL_PERMISSIONS: int = discord.Permissions.all_channel().value
+#: "Denying SEND_MESSAGES implicitly denies MENTION_EVERYONE, SEND_TTS_MESSAGES, ATTACH_FILES, and EMBED_LINKS"
+IMPLIED_BY_SENDING: int = discord.Permissions(
+    mention_everyone=True, send_tts_messages=True, attach_files=True, embed_links=True
+).value
+#: What Discord sends as ``app_permissions`` in the bot's own DM: the changelog's "ATTACH_FILES | EMBED_LINKS |
+#: MENTION_EVERYONE ... and for DMs with the app's bot user it will also contain USE_EXTERNAL_EMOJIS"; the docs'
+#: sample BOT_DM interaction carries exactly this value, "442368" (no View Channel, no Send Messages).
+DM_APP_PERMISSIONS: int = discord.Permissions(
+    attach_files=True, embed_links=True, mention_everyone=True, use_external_emojis=True
+).value
+#: Overwrite target types ("0 for a role or 1 for a member").
+OVERWRITE_ROLE, OVERWRITE_MEMBER = 0, 1
+#: Channel types: GUILD_TEXT, DM, and the three thread types.
+GUILD_TEXT, DM = 0, 1
+THREAD_TYPES = frozenset({10, 11, 12})
+PUBLIC_THREAD = 11
+#: Gateway intent GUILDS: channel, thread and role events ride on it.
+INTENT_GUILDS = 1 << 0
+
+
+def permission_bits(*names: str | int) -> int:
+    """OR of permissions named as discord.py names them (``"send_messages"``) or given as bits."""
+    bits = 0
+    for name in names:
+        bits |= name if isinstance(name, int) else discord.Permissions(**{name: True}).value
+    return bits
 
 
 class BotCrashed(AssertionError):
@@ -117,8 +155,22 @@ class Role:
 
 
 @dataclass
+class Overwrite:
+    """A channel permission overwrite for a role or a member (Discord: Channel, "Overwrite Object")."""
+
+    id: int
+    type: int  # OVERWRITE_ROLE or OVERWRITE_MEMBER
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        # "In API v8 and above, all permissions are serialized as strings, including the allow and deny fields"
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
+
+
+@dataclass
 class Channel:
-    """A guild text channel (type 0) or a DM channel (type 1)."""
+    """A guild text channel (type 0), a DM channel (type 1) or a public thread (type 11) of a text channel."""
 
     id: int
     type: int
@@ -126,10 +178,19 @@ class Channel:
     guild_id: int | None = None
     recipient_id: int | None = None
     position: int = 0
+    #: overwrites by role or user id; a thread has none of its own ("Threads inherit permissions from the parent")
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    parent_id: int | None = None  # a thread's text channel
+    owner_id: int | None = None  # who started a thread
+    created_at: str = field(default_factory=iso_now)
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     @property
     def mention(self) -> str:
@@ -153,6 +214,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
+    thread_ids: list[int] = field(default_factory=list)  # active threads, sent apart from the channels
 
     @property
     def everyone_role(self) -> Role:
@@ -292,6 +354,12 @@ class FaultRule:
     scope: str = "user"
     is_global: bool = False
     hits: int = 0
+    #: A held request is kept in flight until ``release()``, then answered as usual (no fault).
+    held: asyncio.Event | None = None
+
+    def release(self) -> None:
+        assert self.held is not None, "only a held request can be released"
+        self.held.set()
 
 
 @dataclass
@@ -401,6 +469,9 @@ class StandinState:
         self.identify_payloads: list[dict[str, Any]] = []
         #: Discord rejects callbacks after 3 s with 404 / 10062 Unknown interaction.
         self.ack_deadline = ack_deadline
+        #: "Interaction tokens are valid for 15 minutes": later, the webhook routes (followups, edits of
+        #: the answer) are refused 401 / 50027 Invalid Webhook Token (discord-api-docs issue #6851).
+        self.token_lifetime = 15 * 60.0
         self.failures: list[BaseException] = []
         self._cond: asyncio.Condition | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -508,6 +579,21 @@ class StandinState:
         guild.channel_ids.append(ch.id)
         return ch
 
+    def create_thread(self, parent: Channel, name: str, *, owner: User | None = None) -> Channel:
+        """An active public thread (type 11) of text channel ``parent``, started by ``owner`` (the guild owner).
+
+        Made before the bot connects it arrives in GUILD_CREATE's ``threads``; while the bot runs use
+        :meth:`open_thread`, which also sends THREAD_CREATE.
+        """
+        if parent.type != GUILD_TEXT or parent.guild_id is None:
+            raise ValueError("a public thread needs a guild text channel as its parent")
+        guild = self.guilds[parent.guild_id]
+        ch = Channel(self.snowflake(), PUBLIC_THREAD, name, guild.id, parent_id=parent.id)
+        ch.owner_id = owner.id if owner is not None else guild.owner_id
+        self.channels[ch.id] = ch
+        guild.thread_ids.append(ch.id)
+        return ch
+
     def dm_channel_for(self, user: User | int) -> Channel:
         uid = user if isinstance(user, int) else user.id
         cid = self.dm_channels.get(uid)
@@ -532,6 +618,181 @@ class StandinState:
             return ALL_PERMISSIONS
         return perms
 
+    # ------------------------------------------------------------------ permissions in a channel
+    def channel_permissions(self, channel: Channel, user_id: int) -> int:
+        """What ``user_id`` is granted in a guild channel: Discord's ``compute_permissions`` (Permissions topic).
+
+        Base = @everyone | the member's roles (the owner and ADMINISTRATOR get everything, overwrites
+        and all); then the @everyone overwrite; then the member's role overwrites, their denies and
+        allows OR-ed together and applied at once; then the member's own overwrite. A thread has no
+        overwrites: "Threads inherit permissions from the parent channel". Implicit permissions are
+        not applied: this is the value Discord sends as ``app_permissions`` and ``permissions``
+        ("This does not include implicit permissions"); :meth:`effective_permissions` applies them.
+        """
+        if channel.guild_id is None:
+            raise ValueError("a DM channel has no guild permissions")
+        guild = self.guilds[channel.guild_id]
+        base = self.member_permissions(guild, user_id)
+        if base & ADMINISTRATOR:
+            return ALL_PERMISSIONS  # "ADMINISTRATOR overrides any potential permission overwrites"
+        source = self.channels[channel.parent_id] if channel.is_thread and channel.parent_id else channel
+        overwrites = source.overwrites
+        perms = base
+        everyone = overwrites.get(guild.id)
+        if everyone is not None:
+            perms = (perms & ~everyone.deny) | everyone.allow
+        member = guild.members.get(user_id)
+        allow = deny = 0
+        for role_id in member.roles if member is not None else []:
+            role_ow = overwrites.get(role_id)
+            if role_ow is not None and role_ow.type == OVERWRITE_ROLE:
+                allow |= role_ow.allow
+                deny |= role_ow.deny
+        perms = (perms & ~deny) | allow
+        own = overwrites.get(user_id)
+        if own is not None and own.type == OVERWRITE_MEMBER:
+            perms = (perms & ~own.deny) | own.allow
+        return perms
+
+    def effective_permissions(self, channel: Channel, user_id: int) -> int:
+        """:meth:`channel_permissions` with Discord's implicit permissions: what the API actually lets one do.
+
+        "Denying a user or a role VIEW_CHANNEL on a channel implicitly denies other permissions on the
+        channel"; "Denying SEND_MESSAGES implicitly denies MENTION_EVERYONE, SEND_TTS_MESSAGES,
+        ATTACH_FILES, and EMBED_LINKS". In a thread SEND_MESSAGES_IN_THREADS plays the part of
+        SEND_MESSAGES: "users must have SEND_MESSAGES_IN_THREADS to send a message in a thread".
+        """
+        perms = self.channel_permissions(channel, user_id)
+        if not perms & VIEW_CHANNEL:
+            return perms & ~ALL_CHANNEL_PERMISSIONS
+        if not perms & self.send_permission(channel):
+            perms &= ~IMPLIED_BY_SENDING
+        return perms
+
+    @staticmethod
+    def send_permission(channel: Channel) -> int:
+        """The permission posting a message needs here: SEND_MESSAGES, or in a thread SEND_MESSAGES_IN_THREADS."""
+        return SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+
+    def can(self, user: User | int, channel: Channel, *names: str | int) -> bool:
+        """Whether ``user`` holds every permission ``names`` in ``channel`` (implicit permissions applied)."""
+        uid = user if isinstance(user, int) else user.id
+        needed = permission_bits(*names)
+        return self.effective_permissions(channel, uid) & needed == needed
+
+    def bot_role(self, guild: Guild) -> Role:
+        """The role the bot joined ``guild`` with (see :meth:`create_guild`)."""
+        return guild.roles[guild.members[self.bot_user.id].roles[0]]
+
+    def visible_threads(self, guild: Guild, user_id: int, parent: Channel | None = None) -> list[Channel]:
+        """Active threads of ``guild`` (or of ``parent``) that ``user_id`` can view."""
+        threads = [self.channels[tid] for tid in guild.thread_ids]
+        return [
+            t
+            for t in threads
+            if (parent is None or t.parent_id == parent.id) and self.channel_permissions(t, user_id) & VIEW_CHANNEL
+        ]
+
+    # ------------------------------------------------------------------ permission switches (world + gateway)
+    async def dispatch_event(self, name: str, data: dict[str, Any], *, intent: int | None = None) -> int:
+        """Record a gateway DISPATCH; the server (:class:`DiscordStandin`) also sends it to the bot."""
+        self.gateway_events.append((name, data))
+        return 0
+
+    async def set_overwrite(
+        self,
+        channel: Channel,
+        target: Role | User | Guild | int,
+        *,
+        allow: int | Iterable[str] = 0,
+        deny: int | Iterable[str] = 0,
+    ) -> None:
+        """Replace ``channel``'s overwrite for a role (a :class:`Guild` means @everyone) or a member.
+
+        ``allow``/``deny`` are bits or discord.py permission names; both empty removes the overwrite.
+        Sends CHANNEL_UPDATE with the new ``permission_overwrites``, as Discord does for "Edit Channel
+        Permissions", so the bot's cache keeps computing what Discord computes. A bare ``int`` target
+        is a role id when the guild has such a role, else a user id.
+        """
+        if channel.guild_id is None or channel.is_thread:
+            # Threads "inherit permissions from the parent channel": set the parent's overwrites.
+            raise ValueError("overwrites belong to a guild channel (for a thread: its parent)")
+        guild = self.guilds[channel.guild_id]
+        if isinstance(target, Role | Guild):
+            tid, ttype = target.id, OVERWRITE_ROLE
+        elif isinstance(target, User):
+            tid, ttype = target.id, OVERWRITE_MEMBER
+        else:
+            tid, ttype = target, OVERWRITE_ROLE if target in guild.roles else OVERWRITE_MEMBER
+        allow_bits = allow if isinstance(allow, int) else permission_bits(*allow)
+        deny_bits = deny if isinstance(deny, int) else permission_bits(*deny)
+        if allow_bits & deny_bits:
+            raise ValueError("an overwrite cannot both allow and deny the same permission")
+        could_view = bool(self.channel_permissions(channel, self.bot_user.id) & VIEW_CHANNEL)
+        if allow_bits or deny_bits:
+            channel.overwrites[tid] = Overwrite(tid, ttype, allow_bits, deny_bits)
+        else:
+            channel.overwrites.pop(tid, None)
+        await self._channel_permissions_changed(guild, [channel], {channel.id: could_view})
+
+    async def deny_bot(self, channel: Channel, *names: str | int) -> None:
+        """Take ``names`` away from the bot in ``channel`` with a member overwrite (it wins over roles)."""
+        await self._edit_bot_overwrite(channel, names, grant=False)
+
+    async def allow_bot(self, channel: Channel, *names: str | int) -> None:
+        """Give ``names`` to the bot in ``channel`` with a member overwrite (undoing :meth:`deny_bot`)."""
+        await self._edit_bot_overwrite(channel, names, grant=True)
+
+    async def _edit_bot_overwrite(self, channel: Channel, names: tuple[str | int, ...], *, grant: bool) -> None:
+        bits = permission_bits(*names)
+        current = channel.overwrites.get(self.bot_user.id)
+        allow, deny = (current.allow, current.deny) if current is not None else (0, 0)
+        allow, deny = (allow | bits, deny & ~bits) if grant else (allow & ~bits, deny | bits)
+        await self.set_overwrite(channel, self.bot_user, allow=allow, deny=deny)
+
+    async def set_role_permissions(self, role: Role, permissions: int | Iterable[str]) -> None:
+        """Set a role's guild-wide permissions and send GUILD_ROLE_UPDATE, as Discord does for "Modify Guild Role"."""
+        guild = self.guilds[role.guild_id]
+        channels = [self.channels[cid] for cid in guild.channel_ids]
+        could_view = {ch.id: bool(self.channel_permissions(ch, self.bot_user.id) & VIEW_CHANNEL) for ch in channels}
+        role.permissions = permissions if isinstance(permissions, int) else permission_bits(*permissions)
+        await self.dispatch_event(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()}, intent=INTENT_GUILDS
+        )
+        await self._channel_permissions_changed(guild, [], could_view)
+
+    async def _channel_permissions_changed(
+        self, guild: Guild, updated: list[Channel], could_view: dict[int, bool]
+    ) -> None:
+        for ch in updated:
+            await self.dispatch_event("CHANNEL_UPDATE", self.channel_payload(ch), intent=INTENT_GUILDS)
+        # "Thread List Sync: Sent when gaining access to a channel, contains all active threads in that channel"
+        gained = [
+            self.channels[cid]
+            for cid, before in could_view.items()
+            if not before and self.channel_permissions(self.channels[cid], self.bot_user.id) & VIEW_CHANNEL
+        ]
+        if gained:
+            threads = [t for ch in gained for t in self.visible_threads(guild, self.bot_user.id, ch)]
+            data = {
+                "guild_id": str(guild.id),
+                "channel_ids": [str(ch.id) for ch in gained],
+                "threads": [self.channel_payload(t) for t in threads],
+                "members": [],
+            }
+            await self.dispatch_event("THREAD_LIST_SYNC", data, intent=INTENT_GUILDS)
+        await self.changed()
+
+    async def open_thread(self, parent: Channel, name: str, *, owner: User | None = None) -> Channel:
+        """:meth:`create_thread` while the bot runs: also sends THREAD_CREATE (``newly_created``) if it can see it."""
+        thread = self.create_thread(parent, name, owner=owner)
+        if self.channel_permissions(thread, self.bot_user.id) & VIEW_CHANNEL:
+            data = self.channel_payload(thread)
+            data["newly_created"] = True
+            await self.dispatch_event("THREAD_CREATE", data, intent=INTENT_GUILDS)
+        await self.changed()
+        return thread
+
     # ------------------------------------------------------------------ payloads
     def channel_payload(self, ch: Channel) -> dict[str, Any]:
         if ch.is_dm:
@@ -543,13 +804,36 @@ class StandinState:
                 "recipients": [self.users[ch.recipient_id].payload()],
                 "flags": 0,
             }
+        if ch.is_thread:
+            # The thread object of Discord's Channel resource (its example "Example Thread Channel").
+            return {
+                "id": str(ch.id),
+                "type": ch.type,
+                "guild_id": str(ch.guild_id),
+                "parent_id": str(ch.parent_id),
+                "owner_id": str(ch.owner_id),
+                "name": ch.name,
+                "last_message_id": None,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": ch.created_at,
+                    "locked": False,
+                    "create_timestamp": ch.created_at,
+                },
+            }
         return {
             "id": str(ch.id),
             "type": ch.type,
             "guild_id": str(ch.guild_id),
             "name": ch.name,
             "position": ch.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [ow.payload() for ow in ch.overwrites.values()],
             "nsfw": False,
             "topic": None,
             "last_message_id": None,
@@ -613,7 +897,8 @@ class StandinState:
             "joined_at": iso_now(),
             "members": [self.member_payload(guild, uid) for uid in guild.members],
             "channels": [self.channel_payload(self.channels[cid]) for cid in guild.channel_ids],
-            "threads": [],
+            # "All active threads in the guild that current user has permission to view"
+            "threads": [self.channel_payload(t) for t in self.visible_threads(guild, self.bot_user.id)],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -652,6 +937,13 @@ class StandinState:
     ) -> FaultRule:
         """Answer the next ``count`` matching calls with ``status`` and a Discord-style error body."""
         rule = FaultRule(method.upper(), re.compile(path), count, status, 0.0, code, message)
+        self.faults.append(rule)
+        return rule
+
+    def hold(self, method: str, path: str, *, count: int = 1) -> FaultRule:
+        """Keep the next ``count`` matching requests in flight until ``rule.release()`` (a slow Discord),
+        to see what the bot does meanwhile; ``rule.hits`` counts those that arrived."""
+        rule = FaultRule(method.upper(), re.compile(path), count, 0, held=asyncio.Event())
         self.faults.append(rule)
         return rule
 
