@@ -263,13 +263,19 @@ class _Feed:
             await self.wake.wait()
             self.wake.clear()
             while self.jobs and not self.blocked:
-                job = self.jobs[0]
+                # Taken off the queue before it runs: a job pushed meanwhile must not be merged into
+                # this one, which may already have drawn the game as it was.
+                job = self.jobs.popleft()
                 try:
+                    if self.bot.get_guild(self.table.guild_id) is None and not self.bot.is_ready():
+                        # Restored at start-up: the cache knows the channel's permissions once the
+                        # server has arrived from the gateway.
+                        await self.bot.wait_until_ready()
                     lacking = () if self.cache_stale else self._lacking()
                     if _permissions.blocking(lacking):
                         # Asking anyway would only earn a 403 (and Discord bans a bot that keeps
                         # making refused requests): wait until the permission is back.
-                        self._block(lacking)
+                        self._block(lacking, job)
                         break
                     await self._do(job)
                 except discord.Forbidden as error:
@@ -277,13 +283,12 @@ class _Feed:
                         self._log_once(type(job).__name__, error)
                     else:
                         # The cache did not know yet: the job waits like any other.
-                        self._block(self._lacking() or _permissions.needed(thread=False))
+                        self._block(self._lacking() or _permissions.needed(thread=False), job)
                         break
                 except discord.HTTPException as error:
                     self._log_once(type(job).__name__, error)
                 except Exception:
                     log.exception("game %s: showing %s failed", self.table.id, type(job).__name__)
-                self.jobs.popleft()
                 if isinstance(job, (_Final, _Stopped)):
                     self.drained.set()
                     self.presenter.forget(self.table.id)
@@ -294,8 +299,10 @@ class _Feed:
         """What the bot lacks in the game's channel by its cache (nothing, if the cache cannot tell)."""
         return _permissions.in_cache(self.bot, self.table.guild_id, self.table.channel_id) or ()
 
-    def _block(self, lacking: tuple[str, ...]) -> None:
-        """Stop showing the game, and hold it, until the channel lets the bot post again."""
+    def _block(self, lacking: tuple[str, ...], job: _Job) -> None:
+        """Stop showing the game, and hold it, until the channel lets the bot post again; `job`
+        waits first in the queue (the jobs are written to be run again: see `_NewRound`)."""
+        self.jobs.appendleft(job)
         if not self.blocked:
             log.warning(
                 "game %s: waiting for permissions in channel %s: %s",

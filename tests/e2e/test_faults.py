@@ -12,6 +12,7 @@ from tests.e2e._play import (
     action_buttons,
     custom_ids_ever,
     latest_hand,
+    read_turn,
     reply_text,
     start_game,
     table_message,
@@ -237,3 +238,22 @@ async def test_a_deleted_table_message_is_posted_again_and_the_game_goes_on(worl
     await recorder.play_until(lambda: table.game.round == 2)
     assert table.table_message_id in {m.id for m in world.driver.channel_view(world.channel)}
     assert not any(m.id == old.id for m in world.driver.channel_view(world.channel))
+
+
+async def test_a_move_made_while_the_table_is_being_edited_is_shown_too(world: World) -> None:
+    """A slow table edit: the move made meanwhile gets an edit of its own, not merged into the one in
+    flight (which drew the table before it)."""
+    table, recorder = await three_player_game(world)
+    held = world.standin.hold("PATCH", rf"/channels/{world.channel.id}/messages/{table.table_message_id}")
+    bidders = [to_move(table, recorder)]
+    await recorder.step()
+    await world.standin.wait_for(lambda: held.hits == 1, 5, "the table edit in flight")
+    bidders.append(to_move(table, recorder))
+    await recorder.step()
+    held.release()
+    mover = to_move(table, recorder)
+    shown = await world.standin.wait_for(
+        lambda: (m := table_message(world)) and read_turn(m).names == (mover.global_name,) and m, 5, "the table"
+    )
+    for bidder in bidders:
+        assert f"**{bidder.global_name}** — bid {table.game.bids[recorder.seats.index(bidder)]}" in shown.text()
