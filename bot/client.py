@@ -35,6 +35,10 @@ class WizardTree(app_commands.CommandTree["WizardBot"]):
         locale = str(interaction.locale)
         if isinstance(error, app_commands.NoPrivateMessage):
             text = t(locale, "error.guild_only")
+        elif isinstance(error, app_commands.TransformerError):
+            # A value the synced schema no longer offers (Discord checks options against the schema
+            # it was given: one synced by an older version of the bot may offer other choices).
+            text = t(locale, "error.bad_option", value=error.value)
         else:
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error("command /%s failed", command, exc_info=error)

@@ -153,13 +153,20 @@ class StatsCog(commands.Cog, name="Stats"):
         assert self.bot.repository is not None
         return self.bot.repository
 
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Leaderboards are per server: Discord does not offer these commands in DMs (guild-only);
+        should one arrive there anyway, the person is told, not an assertion."""
+        if interaction.guild is None:
+            raise app_commands.NoPrivateMessage
+        return True
+
     @app_commands.command(name="leaderboard", description=command_text("command.leaderboard"))
     @app_commands.guild_only()
     @app_commands.describe(sort=command_text("command.leaderboard.sort"))
     @app_commands.choices(sort=SORTS)
     async def leaderboard(self, interaction: Interaction, sort: app_commands.Choice[str] | None = None) -> None:
         """Show this server's best Wizard players."""
-        assert interaction.guild is not None
+        assert interaction.guild is not None  # interaction_check
         order = Sort(sort.value) if sort is not None else Sort.RATING
         embed, view = await leaderboard_message(
             self.repository, interaction.guild, interaction.user, order, 0, _public_locale(interaction)
@@ -171,14 +178,16 @@ class StatsCog(commands.Cog, name="Stats"):
     @app_commands.describe(player=command_text("command.stats.player"))
     async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
         """Show a player's Wizard statistics on this server."""
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None  # interaction_check
         who = player or interaction.user
         found = await self.repository.player_stats(interaction.guild_id, who.id)
         await interaction.response.send_message(embed=stats_embed(found, who.display_name, _public_locale(interaction)))
 
     async def on_page(self, interaction: Interaction, button: _ids.BoardId) -> None:
         """A leaderboard page button: show that page in the same message."""
-        assert interaction.guild is not None
+        if interaction.guild is None:  # a leaderboard is never in a DM: not one of ours
+            await interaction.response.send_message(t(str(interaction.locale), "error.broken_button"), ephemeral=True)
+            return
         try:
             sort = Sort(button.sort)
         except ValueError:

@@ -1,0 +1,118 @@
+"""Everything the bot draws passes the strict stand-in's checks of what Discord accepts.
+
+Discord refuses a whole message for one bad part (an emoji it does not know, a label of 81
+characters, a sixth row of buttons): the round's table would not appear and the game would stop.
+These tests send every emoji the code names, and every screen of whole games in every language
+and house rule, through the stand-in's validator, the same one its REST routes apply.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import i18n
+from bot.engine import Game, Options
+from bot.manager import Lobby, Player, Table
+from cogs.wizard import _render
+from tests.e2e.standin import DiscordError, is_discord_emoji, validate_message_body
+
+ROOT = Path(__file__).resolve().parents[2]
+# Long names, wide letters and markdown, so that the longest texts are tried too.
+NAMES = ["Ann", "Bo_b*" * 6, "컴퓨터 플레이어" * 4, "Ελένη Παπαδοπούλου", "Δημήτρης", "`tick`" * 5]
+VARIANTS = [
+    Options(),
+    Options(bids_may_not_add_up=True),
+    Options(bids_may_not_add_up=True, bids_may_add_up_in_round_one=True),
+    Options(hidden_bids=True),
+    Options(blind_first_round=True),
+    Options(rounds=5, schedule="even"),
+]
+
+
+def emoji_constants() -> Iterator[tuple[str, str]]:
+    """Every emoji the code names for a button: the constants, and any literal given as `emoji=`."""
+    for module in (_render, i18n):
+        for name in sorted(vars(module)):
+            value = getattr(module, name)
+            if not name.endswith("_EMOJI") or (module is _render and name in vars(i18n)):
+                continue  # not an emoji constant, or one _render imports from i18n
+            if isinstance(value, str):
+                yield f"{module.__name__}.{name}", value
+            elif isinstance(value, dict):
+                for key, each in value.items():
+                    yield f"{module.__name__}.{name}[{key}]", each
+    for path in sorted([*ROOT.joinpath("cogs").rglob("*.py"), *ROOT.joinpath("bot").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.keyword) and node.arg == "emoji" and isinstance(node.value, ast.Constant):
+                value = node.value.value
+                if isinstance(value, str):
+                    yield f"{path.relative_to(ROOT)}:{node.value.lineno}", value
+
+
+@pytest.mark.parametrize(("where", "emoji"), list(emoji_constants()))
+def test_every_button_emoji_in_the_code_is_one_discord_accepts(where: str, emoji: str) -> None:
+    assert is_discord_emoji(emoji), f"{where}: {emoji!r} is not an emoji Discord accepts on a button"
+
+
+def test_the_validator_refuses_the_playing_card_back_that_stopped_every_game() -> None:
+    # The check above is only worth something if it can fail: U+1F0A0 looks like an emoji and is not one.
+    assert not is_discord_emoji("\U0001f0a0")
+
+
+def check(embed: discord.Embed | None, view: discord.ui.View | None, what: str) -> None:
+    """Validate one message as the bot would send it; fail naming the screen and Discord's error."""
+    body: dict[str, object] = {}
+    if embed is not None:
+        body["embeds"] = [embed.to_dict()]
+    if view is not None:
+        body["components"] = view.to_components()
+    try:
+        validate_message_body(body, creating=True, has_files=False)
+    except DiscordError as error:
+        pytest.fail(f"Discord would refuse {what}: {error}")
+
+
+def screens(table: Table, locale: str) -> Iterator[tuple[discord.Embed | None, discord.ui.View | None, str]]:
+    """The table and every seat's hand (the steady DM and the My hand copy) at this moment."""
+    game = table.game
+    yield _render.table_embed(table, locale), _render.table_view(table, locale), "the table"
+    for seat in range(game.players):
+        observation = game.observation(seat)
+        for steady in (True, False):
+            yield (
+                _render.hand_embed(table, observation, locale, steady=steady),
+                _render.hand_view(table, observation, locale, steady=steady),
+                f"seat {seat}'s hand (steady={steady})",
+            )
+
+
+@pytest.mark.parametrize("locale", i18n.LANGUAGES)
+@pytest.mark.parametrize(
+    ("players", "options"), [(3, VARIANTS[0]), *((p, o) for p, o in zip((4, 5, 6, 3, 6), VARIANTS[1:], strict=True))]
+)
+def test_every_screen_of_a_whole_game_is_a_message_discord_accepts(players: int, options: Options, locale: str) -> None:
+    rng = random.Random(players * 31 + len(locale))
+    people = [Player(1000 + seat, NAMES[seat]) for seat in range(players - 1)] + [Player(-1, "", computer="hard")]
+    lobby = Lobby("00ab", 10, 20, people[0].user_id, options, 300, people)
+    check(_render.lobby_embed(lobby, locale), _render.lobby_view(lobby, locale), "the lobby")
+    game = Game(players, rng.randrange(2**32), options)
+    table = Table("00ab", 10, 20, people[0].user_id, 300, people, game)
+    table.away.add(people[1].user_id)  # "I'm back" buttons beside the largest hands
+    table.stand_in = (1, "away")
+    while not game.is_over:
+        if rng.random() < 0.1 or len(game.log) == 0:
+            for embed, view, what in screens(table, locale):
+                check(embed, view, f"{what} in round {game.round}")
+        applied = game.apply(rng.choice(game.legal_actions()))
+        if applied.round is not None and applied.trick is not None:
+            check(_render.summary_embed(table, applied.round, locale), None, "the score pad")
+            check(_render.round_over_embed(table, applied.round, applied.trick, locale), None, "a finished table")
+            check(_render.hand_over_embed(table, applied.round.round, locale), None, "a finished hand")
+    check(_render.final_embed(table, locale), _render.final_view(table, locale), "the final standings")
+    check(_render.closed_table_embed(table, locale, stopped_by=people[0]), None, "a stopped table")
