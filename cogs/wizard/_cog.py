@@ -137,12 +137,23 @@ class WizardCog(commands.Cog, name="Wizard"):
         return False
 
     async def _refuse(self, interaction: Interaction, error: Exception) -> None:
-        """Answer a refused request privately, in the clicker's language; the game is unchanged."""
-        text = explain(_locale(interaction), error)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        """Answer a refused (or failed) request privately, in the clicker's language.
+
+        Whatever goes wrong here is logged and still ends in an answer: a person never sees only
+        "This interaction failed".
+        """
+        try:
+            text = explain(_locale(interaction), error)
+        except Exception:
+            log.exception("could not explain %r", error)
+            text = t(_locale(interaction), "error.internal")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as failed:
+            log.warning("could not answer interaction %s: %s %s", interaction.id, failed.status, failed.code)
 
     # -- slash commands --------------------------------------------------------------------
 
@@ -313,12 +324,10 @@ class WizardCog(commands.Cog, name="Wizard"):
                 await self._rematch(interaction, button.game)
             else:
                 await self._action_click(interaction, button)
-        except (GameRefused, RuleError) as error:
+        except Exception as error:
+            if not isinstance(error, GameRefused | RuleError):
+                log.exception("button %s failed", interaction.data)
             await self._refuse(interaction, error)
-        except Exception:
-            log.exception("button %s failed", interaction.data)
-            if not interaction.response.is_done():
-                await interaction.response.send_message(t(_locale(interaction), "error.internal"), ephemeral=True)
 
     async def _lobby_click(self, interaction: Interaction, button: _ids.LobbyId) -> None:
         locale = _public_locale(interaction)

@@ -7,8 +7,13 @@ import json
 import pytest
 
 from bot.engine import ChooseTrump, Game, Options
-from tests.e2e._play import Recorder, start_game
+from tests.e2e._play import Recorder, reply_text, start_game
 from tests.e2e.conftest import GAME_SEED, World
+from tests.e2e.standin import StoredMessage
+
+
+def message_link(world: World, message: StoredMessage) -> str:
+    return f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{message.id}"
 
 
 async def open_game(world: World, players: int, **options: object) -> Recorder:
@@ -94,6 +99,16 @@ async def test_the_end_shows_a_chart_and_offers_the_record_and_a_rematch(world: 
     assert f"<@{world.people[2].id}>" in rematch.text()
     await (await world.driver.click(world.people[0], rematch, "Join")).wait_acked(3)
     assert "Alice" in world.standin.messages[rematch.id].text()
+
+
+async def test_rematch_in_a_channel_with_a_new_lobby_says_so_with_a_link(world: World) -> None:
+    recorder = await open_game(world, 3, rounds=1)
+    await recorder.play_to_end()
+    final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
+    lobby = await (await world.driver.slash(world.people[3], world.channel, "wizard start")).wait_response()
+    bob = world.people[1]
+    text = await reply_text(await world.driver.click(bob, final, "Rematch"), bob)
+    assert text == f"There is already a game in this channel: {message_link(world, lobby)}"
 
 
 async def test_a_card_costs_its_own_answer_and_one_table_edit_never_another_players_dm(world: World) -> None:
