@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.engine import ChooseTrump, RoundResult, TrickResult, rules
@@ -75,6 +76,14 @@ class _NewRound:
 
 
 @dataclass(frozen=True, slots=True)
+class _DealHands:
+    """Send the hands of round `round` still owed after a failed DM, the `attempt`-th time."""
+
+    round: int
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
 class _Remind:
     seat: int
     left: float
@@ -94,7 +103,10 @@ class _Stopped:
 # What `hand_shown` holds for a hand message whose buttons are already off (its round is over).
 _RETIRED = object()
 
-_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _Remind | _Final | _Stopped
+_Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _DealHands | _Remind | _Final | _Stopped
+# A DM that failed for a passing reason (discord.py has already retried 5xx and dropped connections)
+# is sent again after 1, 2, 4 … seconds, this many times; the player also has My hand meanwhile.
+DM_RETRIES = 6
 _EVERYONE = frozenset(range(rules.MAX_PLAYERS))  # every seat of any game
 
 
@@ -360,6 +372,9 @@ class _Feed:
     async def _do(self, job: _Job) -> None:
         if isinstance(job, _NewRound):
             await self._show_round()
+        elif isinstance(job, _DealHands):
+            if job.round == self.table.game.round and not self.table.game.is_over:
+                await self._deal_hands(job.attempt)
         elif isinstance(job, _Remind):
             await self._remind(job.seat, job.left)
         elif isinstance(job, _RefreshTable):
@@ -440,9 +455,13 @@ class _Feed:
             message = await self.channel.send(**fields)
             await self.bot.manager.set_table_message(self.table, message.id)
 
-    async def _deal_hands(self) -> None:
+    async def _deal_hands(self, attempt: int = 0) -> None:
         """Send each player without this round's hand a new DM (and bring the others' up to date);
-        name in the channel those whose DMs are closed."""
+        name in the channel those whose DMs are closed.
+
+        Each player's DM is apart from the others': one that fails is sent again later, the others
+        go out now.
+        """
         table = self.table
         old = dict(table.hand_messages)
         dealt = frozenset(
@@ -451,6 +470,7 @@ class _Feed:
             if player.user_id in old and old[player.user_id][2] == table.game.round
         )
         closed: list[Player] = []
+        failed = False
         for seat, player in enumerate(table.players):
             if not player.is_person or player.user_id in table.dm_closed or seat in dealt:
                 continue
@@ -471,12 +491,22 @@ class _Feed:
                     dm = await self.bot.create_dm(discord.Object(player.user_id))
                 message = await dm.send(embed=embed, view=view or discord.utils.MISSING)
             except discord.Forbidden as error:
-                if error.code == CLOSED_DMS and await self.bot.manager.mark_dm_closed(table, player.user_id):
-                    closed.append(player)
+                if error.code == CLOSED_DMS:
+                    if await self.bot.manager.mark_dm_closed(table, player.user_id):
+                        closed.append(player)
                     continue
-                raise
+                self._log_once("hand", error)
+                failed = True
+                continue
+            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+                log.warning("game %s: the hand of %s could not be sent (%r)", table.id, player.user_id, error)
+                failed = True
+                continue
             await self.bot.manager.set_hand_message(table, player.user_id, message.channel.id, message.id)
             self.hand_shown[player.user_id] = _shown(embed, view)
+        if failed and attempt < DM_RETRIES:
+            job = _DealHands(table.game.round, attempt + 1)
+            asyncio.get_running_loop().call_later(2**attempt, self.push, job)
         if dealt:
             await self._refresh_hands(dealt)
         if closed:

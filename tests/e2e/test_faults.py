@@ -257,3 +257,17 @@ async def test_a_move_made_while_the_table_is_being_edited_is_shown_too(world: W
     )
     for bidder in bidders:
         assert f"**{bidder.global_name}** — bid {table.game.bids[recorder.seats.index(bidder)]}" in shown.text()
+
+
+async def test_a_failed_dm_delays_only_that_players_hand_which_arrives_once(world: World) -> None:
+    seats = world.people[:3]
+    first = seats[0]
+    # The first DM sent this game fails with an error discord.py does not retry itself.
+    world.standin.inject_error("POST", r"/users/@me/channels", status=503, count=1)
+    table = await start_game(world, seats)
+    for user in seats[1:]:
+        await world.standin.wait_for(lambda u=user: latest_hand(world, u), 5, f"{user.name}'s hand")
+    hand = await world.standin.wait_for(lambda: latest_hand(world, first), 5, "the first player's hand, sent again")
+    assert [m.id for m in world.driver.dm_view(first) if "Your hand" in m.text()] == [hand.id]
+    assert table.hand_messages[first.id][1] == hand.id
+    await Recorder(world, seats).play_until(lambda: table.game.round == 2)
