@@ -128,6 +128,9 @@ class Table:
     # Why the game waits, as the presentation layer put it (the permissions it lacks in the
     # channel to show the game); empty while it runs. Not stored: it is found again after a restart.
     paused_for: tuple[str, ...] = ()
+    # How many rounds' score pads the channel shows (None: a game restored from before this was
+    # stored, taken as all shown).
+    pads_shown: int | None = 0
     _brains: dict[tuple[int, str], ai.Player] = field(default_factory=dict, repr=False)
     _timers: list[asyncio.TimerHandle] = field(default_factory=list, repr=False)
 
@@ -249,7 +252,8 @@ class GameManager:
     async def load(self, repository: Repository) -> list[Table]:
         """Use `repository` from now on, and restore the lobbies and games it holds.
 
-        Returns the restored games, whose messages the presentation layer then refreshes.
+        Returns the restored games, whose messages the presentation layer then refreshes, and the
+        finished games whose end the channel has not been shown yet (a crash came first).
         """
         self.repository = repository
         tables = []
@@ -258,12 +262,16 @@ class GameManager:
                 if record.status == "lobby":
                     self._restore_lobby(record)
                     continue
+                if record.status == "finished":
+                    tables.append(self._restore_table(record, playing=False))
+                    continue
                 table = self._restore_table(record)
                 if table.game.is_over:
                     # The last action was stored but the result was not (by an older version):
                     # record it now, so the channel is free again.
                     await self._record_finished(table, table.game)
                     self._finish(table)
+                    tables.append(table)
                 else:
                     tables.append(table)
                     # Timers go on from the stored deadline; a computer's turn is played now.
@@ -290,7 +298,8 @@ class GameManager:
         # The idle clock goes on from the last change, across the restart.
         self._touch(lobby, delay=record.updated_at + self._lobby_idle_seconds - time.time())
 
-    def _restore_table(self, record: GameRecord) -> Table:
+    def _restore_table(self, record: GameRecord, *, playing: bool = True) -> Table:
+        """The game of a record; `playing`: it is a running game again (else only shown)."""
         assert record.seed is not None
         actions = [(seat, action_from_json(action)) for seat, action in record.actions]
         game = Game.replay(len(record.seats), record.seed, Options.from_json(record.options), actions)
@@ -305,6 +314,7 @@ class GameManager:
             table_message_id=record.table_message_id,
             table_round=record.table_round,
             turn_deadline=record.turn_deadline,
+            pads_shown=record.pads_shown,
         )
         for seat in record.seats:
             if seat.missed:
@@ -315,8 +325,9 @@ class GameManager:
                 table.dm_closed.add(seat.user_id)
             elif seat.dm_channel_id and seat.hand_message_id and seat.hand_round:
                 table.hand_messages[seat.user_id] = (seat.dm_channel_id, seat.hand_message_id, seat.hand_round)
-        self._tables[table.id] = table
-        self._by_channel[table.channel_id] = table.id
+        if playing:
+            self._tables[table.id] = table
+            self._by_channel[table.channel_id] = table.id
         return table
 
     # -- subscriptions ---------------------------------------------------------------------
@@ -924,6 +935,19 @@ class GameManager:
         repository = self._bookkeeping
         if repository is not None and seat is not None:
             await repository.set_hand_message(table.id, seat, channel_id, message_id, table.game.round)
+
+    async def set_pads_shown(self, table: Table, count: int) -> None:
+        """Remember that the channel shows the score pads of the game's first `count` rounds."""
+        table.pads_shown = count
+        repository = self._bookkeeping
+        if repository is not None:
+            await repository.set_pads_shown(table.id, count)
+
+    async def set_final_message(self, table: Table, message_id: int) -> None:
+        """Remember that the channel shows the finished game's final standings."""
+        repository = self._bookkeeping
+        if repository is not None:
+            await repository.set_final_message(table.id, message_id)
 
     async def mark_dm_closed(self, table: Table, user_id: int) -> bool:
         """Note that a player's DMs are closed; True the first time, so they are told once."""

@@ -80,6 +80,10 @@ class GameRecord:
     updated_at: float
     seats: tuple[SeatRecord, ...]
     actions: tuple[tuple[int, dict[str, Any]], ...]  # (seat, action JSON) in order
+    # What the channel has been shown: the score pads of this many rounds (None: a game from before
+    # this was stored, taken as all shown), and the final standings' message (None while owed).
+    pads_shown: int | None = None
+    final_message_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,11 +251,20 @@ class Repository(abc.ABC):
     async def set_dm_closed(self, game_id: str, seat: int) -> None: ...
 
     @abc.abstractmethod
+    async def set_pads_shown(self, game_id: str, count: int) -> None:
+        """Note that the score pads of a game's first `count` rounds are posted."""
+
+    @abc.abstractmethod
+    async def set_final_message(self, game_id: str, message_id: int) -> None:
+        """Note that a finished game's final standings are posted, in `message_id`."""
+
+    @abc.abstractmethod
     async def stop_game(self, game_id: str) -> None: ...
 
     @abc.abstractmethod
     async def open_games(self) -> list[GameRecord]:
-        """Every lobby and running game (of the servers `restores`), with seats and actions: what a restart restores."""
+        """Every lobby and running game (of the servers `restores`), with seats and actions: what a restart
+        restores; and every finished game whose final standings are still owed to its channel."""
 
     @abc.abstractmethod
     async def load_game(self, game_id: str) -> GameRecord | None:

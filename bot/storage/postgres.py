@@ -176,7 +176,8 @@ class PostgresRepository(Repository):
 
     async def start_game(self, game_id: str, seed: int, turn_deadline: float | None = None) -> None:
         await self._pool.execute(
-            "UPDATE games SET status = 'running', seed = $1, turn_deadline = $2, updated_at = $3 WHERE id = $4",
+            "UPDATE games SET status = 'running', seed = $1, turn_deadline = $2, pads_shown = 0, updated_at = $3"
+            " WHERE id = $4",
             seed,
             turn_deadline,
             time.time(),
@@ -228,6 +229,12 @@ class PostgresRepository(Repository):
             seat,
         )
 
+    async def set_pads_shown(self, game_id: str, count: int) -> None:
+        await self._pool.execute("UPDATE games SET pads_shown = $1 WHERE id = $2", count, game_id)
+
+    async def set_final_message(self, game_id: str, message_id: int) -> None:
+        await self._pool.execute("UPDATE games SET final_message_id = $1 WHERE id = $2", message_id, game_id)
+
     async def stop_game(self, game_id: str) -> None:
         await self._pool.execute(
             "UPDATE games SET status = 'stopped', finished_at = $1 WHERE id = $2", time.time(), game_id
@@ -235,7 +242,10 @@ class PostgresRepository(Repository):
 
     async def open_games(self) -> list[GameRecord]:
         async with self._pool.acquire() as db:
-            games = await db.fetch("SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY created_at, id")
+            games = await db.fetch(
+                "SELECT * FROM games WHERE status IN ('lobby', 'running')"
+                " OR (status = 'finished' AND final_message_id IS NULL) ORDER BY created_at, id"
+            )
             return [await self._record(db, game) for game in games if self.restores(game["guild_id"])]
 
     async def load_game(self, game_id: str) -> GameRecord | None:
@@ -276,6 +286,8 @@ class PostgresRepository(Repository):
             updated_at=game["updated_at"],
             seats=seats,
             actions=tuple(await self._actions(db, game["id"])),
+            pads_shown=game["pads_shown"],
+            final_message_id=game["final_message_id"],
         )
 
     async def actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:

@@ -204,7 +204,8 @@ class SQLiteRepository(Repository):
     @_one_write_at_a_time
     async def start_game(self, game_id: str, seed: int, turn_deadline: float | None = None) -> None:
         await self._db.execute(
-            "UPDATE games SET status = 'running', seed = ?, turn_deadline = ?, updated_at = ? WHERE id = ?",
+            "UPDATE games SET status = 'running', seed = ?, turn_deadline = ?, pads_shown = 0, updated_at = ?"
+            " WHERE id = ?",
             (seed, turn_deadline, time.time(), game_id),
         )
         await self._db.commit()
@@ -269,6 +270,16 @@ class SQLiteRepository(Repository):
         await self._db.commit()
 
     @_one_write_at_a_time
+    async def set_pads_shown(self, game_id: str, count: int) -> None:
+        await self._db.execute("UPDATE games SET pads_shown = ? WHERE id = ?", (count, game_id))
+        await self._db.commit()
+
+    @_one_write_at_a_time
+    async def set_final_message(self, game_id: str, message_id: int) -> None:
+        await self._db.execute("UPDATE games SET final_message_id = ? WHERE id = ?", (message_id, game_id))
+        await self._db.commit()
+
+    @_one_write_at_a_time
     async def stop_game(self, game_id: str) -> None:
         await self._db.execute(
             "UPDATE games SET status = 'stopped', finished_at = ? WHERE id = ?", (time.time(), game_id)
@@ -278,7 +289,8 @@ class SQLiteRepository(Repository):
     async def open_games(self) -> list[GameRecord]:
         """Every lobby and running game, with its seats and actions: what a restart restores."""
         async with self._db.execute(
-            "SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY created_at"
+            "SELECT * FROM games WHERE status IN ('lobby', 'running')"
+            " OR (status = 'finished' AND final_message_id IS NULL) ORDER BY created_at"
         ) as cursor:
             games = await cursor.fetchall()
         return [await self._record(game) for game in games if self.restores(game["guild_id"])]
@@ -323,6 +335,8 @@ class SQLiteRepository(Repository):
             updated_at=game["updated_at"],
             seats=seats,
             actions=tuple(await self.actions(game["id"])),
+            pads_shown=game["pads_shown"],
+            final_message_id=game["final_message_id"],
         )
 
     async def actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:

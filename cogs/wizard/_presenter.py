@@ -107,6 +107,10 @@ _Job = _RefreshTable | _RefreshHands | _RoundEnd | _NewRound | _DealHands | _Rem
 # A DM that failed for a passing reason (discord.py has already retried 5xx and dropped connections)
 # is sent again after 1, 2, 4 … seconds, this many times; the player also has My hand meanwhile.
 DM_RETRIES = 6
+# Failures that pass: Discord's 5xx, a dropped connection, a timeout. A table, score pad or standings
+# that meet one are shown again after 1, 2, 4 … seconds, at most this many apart, until they are.
+TRANSIENT = (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError)
+RETRY_CAP = 60.0
 _EVERYONE = frozenset(range(rules.MAX_PLAYERS))  # every seat of any game
 
 
@@ -192,9 +196,16 @@ class Presenter:
             self.feed(table).hand_shown[user_id] = _RETIRED
 
     def restore(self, tables: list[Table]) -> None:
-        """Bring the messages of games restored after a restart up to date."""
+        """Bring the messages of games restored after a restart up to date; a game that ended
+        before the channel was shown its end gets its last round closed and its standings."""
         for table in tables:
-            self.feed(table).push(_NewRound())
+            feed = self.feed(table)
+            game = table.game
+            if game.is_over:
+                feed.push(_RoundEnd(game.history[-1], game.tricks[-1]))
+                feed.push(_Final())
+            else:
+                feed.push(_NewRound())
 
     def blocked(self, game_id: str) -> tuple[str, ...]:
         """The permissions a game waits for in its channel; empty while it is shown."""
@@ -252,6 +263,7 @@ class _Feed:
         # update, which the bot's intents do not bring): until the next channel or role update, the
         # feed asks Discord instead of its cache, and a refusal makes it wait again.
         self.cache_stale = False
+        self._failures = 0  # transient failures in a row, for the pause before the next try
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"wizard-feed-{table.id}")
 
     def push(self, job: _Job) -> None:
@@ -290,6 +302,13 @@ class _Feed:
                         self._block(lacking, job)
                         break
                     await self._do(job)
+                    self._failures = 0
+                except TRANSIENT as error:
+                    # Discord or the network failed for now (discord.py already retried what it
+                    # retries): the job goes again after a pause, first in the queue. Jobs are
+                    # written to be run again: what they post carries a nonce or is checked first.
+                    self._retry(job, error)
+                    break
                 except discord.Forbidden as error:
                     if error.code not in NO_ACCESS:
                         self._log_once(type(job).__name__, error)
@@ -306,6 +325,16 @@ class _Feed:
                     self.presenter.forget(self.table.id)
                     return
             self.drained.set()
+
+    def _retry(self, job: _Job, error: BaseException) -> None:
+        """Run `job` again after 1, 2, 4 … 60 seconds (the game goes on meanwhile)."""
+        self.jobs.appendleft(job)
+        delay = min(RETRY_CAP, 2.0**self._failures)
+        self._failures += 1
+        log.warning(
+            "game %s: showing %s failed (%r); trying again in %.0f s", self.table.id, type(job).__name__, error, delay
+        )
+        asyncio.get_running_loop().call_later(delay, self.wake.set)
 
     def _lacking(self) -> tuple[str, ...]:
         """What the bot lacks in the game's channel by its cache (nothing, if the cache cannot tell)."""
@@ -389,8 +418,13 @@ class _Feed:
             await self._stop(job.by, job.reason)
 
     async def _final(self) -> None:
-        """The final standings, with the chart of the totals and the record and rematch buttons."""
+        """The final standings, with the chart of the totals and the record and rematch buttons.
+
+        Sent with a nonce Discord enforces: a retry after a crash or a dropped answer returns the
+        message already posted instead of posting it twice.
+        """
         table = self.table
+        await self._owed_pads()
         names = [_render.plain_name(player, self.locale) for player in table.players]
         # Drawing takes a tenth of a second or more: not on the event loop.
         view = _render.final_view(table, self.locale)
@@ -400,7 +434,10 @@ class _Feed:
             embed.add_field(name=t(self.locale, "final.chart"), value="\u200b", inline=False)
             embed.set_image(url="attachment://totals.png")
             try:
-                await self.channel.send(embed=embed, file=discord.File(io.BytesIO(png), "totals.png"), view=view)
+                message = await self.channel.send(
+                    embed=embed, file=discord.File(io.BytesIO(png), "totals.png"), view=view, nonce=self._nonce("end")
+                )
+                await self.bot.manager.set_final_message(table, message.id)
                 return
             except discord.Forbidden as error:
                 if error.code != 50013:
@@ -413,7 +450,25 @@ class _Feed:
             value=t(self.locale, "final.no_chart", permissions=_permissions.names(self.locale, ("attach_files",))),
             inline=False,
         )
-        await self.channel.send(embed=embed, view=view)
+        message = await self.channel.send(embed=embed, view=view, nonce=self._nonce("end"))
+        await self.bot.manager.set_final_message(table, message.id)
+
+    def _nonce(self, what: str) -> str:
+        """The nonce of a message this game posts once: the same whenever it is sent again (at most
+        25 characters, as Discord allows)."""
+        return f"w{self.table.id}{what}"[:25]
+
+    async def _owed_pads(self) -> None:
+        """Post the score pads of the rounds played whose pads the channel has not shown yet, in order
+        (normally the round just over; after a crash or a refused request, those it cut off)."""
+        table = self.table
+        if table.pads_shown is None:
+            return  # a game from before this was stored: taken as shown
+        for position in range(table.pads_shown + 1, len(table.game.history) + 1):
+            result = table.game.history[position - 1]
+            embed = _render.summary_embed(table, result, self.locale)
+            await self.channel.send(embed=embed, nonce=self._nonce(f"p{position}"))
+            await self.bot.manager.set_pads_shown(table, position)
 
     async def _remind(self, seat: int, left: float) -> None:
         """Mention the player to move in the channel: edits of the table do not notify anyone."""
@@ -426,6 +481,7 @@ class _Feed:
     async def _show_round(self) -> None:
         """The current round's table and hands, in new messages where they are not shown yet."""
         table = self.table
+        await self._owed_pads()
         if table.table_round == table.game.round:
             await self._edit_table()
         else:
@@ -433,8 +489,11 @@ class _Feed:
         await self._deal_hands()
 
     async def _post_table(self) -> None:
+        """The round's table, once: a post whose answer was lost, sent again, returns the same message."""
         message = await self.channel.send(
-            embed=_render.table_embed(self.table, self.locale), view=_render.table_view(self.table, self.locale)
+            embed=_render.table_embed(self.table, self.locale),
+            view=_render.table_view(self.table, self.locale),
+            nonce=self._nonce(f"t{self.table.game.round_position}"),
         )
         await self.bot.manager.set_table_message(self.table, message.id)
 
@@ -489,7 +548,8 @@ class _Feed:
                     )
                 else:
                     dm = await self.bot.create_dm(discord.Object(player.user_id))
-                message = await dm.send(embed=embed, view=view or discord.utils.MISSING)
+                nonce = self._nonce(f"h{table.game.round_position}")
+                message = await dm.send(embed=embed, view=view or discord.utils.MISSING, nonce=nonce)
             except discord.Forbidden as error:
                 if error.code == CLOSED_DMS:
                     if await self.bot.manager.mark_dm_closed(table, player.user_id):
@@ -498,12 +558,18 @@ class _Feed:
                 self._log_once("hand", error)
                 failed = True
                 continue
-            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            except (discord.HTTPException, *TRANSIENT) as error:
                 log.warning("game %s: the hand of %s could not be sent (%r)", table.id, player.user_id, error)
                 failed = True
                 continue
             await self.bot.manager.set_hand_message(table, player.user_id, message.channel.id, message.id)
-            self.hand_shown[player.user_id] = _shown(embed, view)
+            if attempt:
+                # Sent again: Discord may have answered with the message of the first try (the nonce),
+                # as it was then or as a click has changed it since. Drawn afresh below.
+                self.hand_shown.pop(player.user_id, None)
+                dealt |= {seat}
+            else:
+                self.hand_shown[player.user_id] = _shown(embed, view)
         if failed and attempt < DM_RETRIES:
             job = _DealHands(table.game.round, attempt + 1)
             asyncio.get_running_loop().call_later(2**attempt, self.push, job)
@@ -547,7 +613,7 @@ class _Feed:
 
     async def _end_round(self, result: RoundResult, last_trick: TrickResult) -> None:
         await self._edit_table(embed=_render.round_over_embed(self.table, result, last_trick, self.locale), view=None)
-        await self.channel.send(embed=_render.summary_embed(self.table, result, self.locale))
+        await self._owed_pads()
         if self.table.game.is_over:
             await self._retire_all_hands()
 

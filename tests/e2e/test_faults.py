@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.engine import Game, Options, Phase
 from bot.i18n import card_name
 from bot.manager import Table
@@ -271,3 +273,45 @@ async def test_a_failed_dm_delays_only_that_players_hand_which_arrives_once(worl
     assert [m.id for m in world.driver.dm_view(first) if "Your hand" in m.text()] == [hand.id]
     assert table.hand_messages[first.id][1] == hand.id
     await Recorder(world, seats).play_until(lambda: table.game.round == 2)
+
+
+async def into_round_two(world: World, table: Table, recorder: Recorder) -> None:
+    """Play the game into round 2, and wait for its table."""
+    await recorder.play_until(lambda: table.game.round == 2)
+    await world.standin.wait_for(lambda: (m := table_message(world)) and "round 2 of 20" in m.text(), 10, "round 2")
+
+
+@pytest.mark.parametrize("processed", [False, True], ids=["lost-before-discord", "answer-lost"])
+async def test_a_score_pad_whose_post_was_dropped_is_posted_once(world: World, processed: bool) -> None:
+    table, recorder = await three_player_game(world)
+    # The next post to the channel is round 1's score pad: its connection drops without an answer.
+    dropped = world.standin.drop("POST", rf"/channels/{world.channel.id}/messages$", processed=processed)
+    await into_round_two(world, table, recorder)
+    pads = [m for m in world.driver.channel_view(world.channel) if "Round 1 of 20 — results" in m.text()]
+    assert dropped.hits == 1
+    assert len(pads) == 1
+
+
+@pytest.mark.parametrize("processed", [False, True], ids=["lost-before-discord", "answer-lost"])
+async def test_a_round_table_whose_post_was_dropped_is_posted_once(world: World, processed: bool) -> None:
+    table, recorder = await three_player_game(world)
+    # Round 1's pad, then round 2's table: the table's post drops.
+    dropped = world.standin.drop("POST", rf"/channels/{world.channel.id}/messages$", processed=processed, skip=1)
+    await into_round_two(world, table, recorder)
+    tables = [m for m in world.driver.channel_view(world.channel) if "round 2 of 20" in m.text()]
+    assert dropped.hits == 1
+    assert len(tables) == 1
+
+
+@pytest.mark.parametrize("processed", [False, True], ids=["lost-before-discord", "answer-lost"])
+async def test_a_dm_hand_whose_post_was_dropped_arrives_once(world: World, processed: bool) -> None:
+    table, recorder = await three_player_game(world)
+    first = recorder.seats[0]
+    dm = world.standin.dm_channel_for(first)
+    dropped = world.standin.drop("POST", rf"/channels/{dm.id}/messages$", processed=processed)
+    await recorder.play_until(lambda: table.game.round == 2)
+    hand = await world.standin.wait_for(
+        lambda: (m := latest_hand(world, first)) and "round 2 of 20" in m.text() and m, 10, "round 2's hand"
+    )
+    assert dropped.hits == 1
+    assert [m.id for m in world.driver.dm_view(first) if "round 2 of 20" in m.text()] == [hand.id]

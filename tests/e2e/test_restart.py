@@ -8,11 +8,13 @@ import random
 import sqlite3
 from pathlib import Path
 
-from bot.engine import Action, Game, Options, action_from_json
+import pytest
+
+from bot.engine import Action, Game, Options, Play, action_from_json
 from cogs.wizard import _ids
 from tests.e2e._play import has_hand_button, mover_on_table
 from tests.e2e._process import launch
-from tests.e2e.standin import DiscordStandin, Driver, StoredMessage, User
+from tests.e2e.standin import Channel, DiscordStandin, Driver, StoredMessage, User
 
 PLAYERS = 3
 KILLS = 8  # spread over the game's 270 moves
@@ -148,3 +150,97 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
     for person, score in zip(people, replay.scores, strict=True):
         assert f"**{person.global_name or person.name}** — {score} points" in final.text()
     assert bot.starts == KILLS + 1
+
+
+class Players:
+    """Three people playing a short game against the bot process, reading the table as people do."""
+
+    def __init__(self, standin: DiscordStandin, driver: Driver, channel: Channel, people: list[User]) -> None:
+        self.standin, self.driver, self.channel, self.people = standin, driver, channel, people
+        self.seen: tuple[int, int] | None = None
+        self.cards = 0  # cards played so far
+
+    def finished(self) -> bool:
+        return bool(messages_of(self.driver, self.channel, "Final standings"))
+
+    def next_move(self) -> tuple[User, StoredMessage, str, bool] | None:
+        """Whose move the table shows (once it changed since the last click), their hand, a move, and
+        whether it is a card."""
+        tables = [m for m in self.driver.channel_view(self.channel) if has_hand_button(m)]
+        if not tables or (tables[-1].id, tables[-1].edits) == self.seen:
+            return None
+        hands = [([m for m in self.driver.dm_view(u) if "Your hand" in m.text()] or [None])[-1] for u in self.people]
+        named = [(u.global_name or u.name, h) for u, h in zip(self.people, hands, strict=True)]
+        found = mover_on_table(tables[-1], named)
+        if found is None:
+            return None
+        index, moves = found
+        hand = hands[index]
+        assert hand is not None
+        button = _ids.parse(moves[0])
+        assert isinstance(button, _ids.ActionId)
+        return self.people[index], hand, moves[0], isinstance(button.action, Play) or button.action is None
+
+    async def move(self, *, before_card: int | None = None, answered: bool = True) -> bool:
+        """Make the next move; False, with nothing clicked, once the game is over or the next move is
+        card number `before_card`. Unless `answered` is False, wait for the bot's answer."""
+        found = await self.standin.wait_for(lambda: self.finished() or self.next_move(), 30, "a move")
+        if found is True:
+            return False
+        user, hand, custom_id, is_card = found
+        if is_card and self.cards + 1 == before_card:
+            return False
+        tables = [m for m in self.driver.channel_view(self.channel) if has_hand_button(m)]
+        self.seen = (tables[-1].id, tables[-1].edits)
+        record = await self.driver.click(user, hand, custom_id)
+        self.cards += is_card
+        if answered:
+            await record.wait_acked(10)
+        return True
+
+
+def messages_of(driver: Driver, channel: Channel, text: str) -> list[StoredMessage]:
+    return [m for m in driver.channel_view(channel) if text in m.text()]
+
+
+@pytest.mark.parametrize("cards", [3, 9], ids=["killed-at-the-last-card-of-a-round", "of-the-game"])
+@pytest.mark.parametrize("processed", [False, True], ids=["post-lost", "post-made"])
+async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
+    tmp_path: Path, cards: int, processed: bool
+) -> None:
+    """Two rounds of three players: round 1 ends with the 3rd card, the game with the 9th. The bot is
+    killed while it posts the score pad; that post either never reached Discord, or did and only
+    its answer was lost. After the restart the channel holds what a run without the kill holds."""
+    async with DiscordStandin() as standin:
+        guild = standin.create_guild("Wizard Guild")
+        channel = standin.create_text_channel(guild, "wizard")
+        people = [standin.create_user(name) for name in ("alice", "bob", "carol")]
+        for person in people:
+            standin.add_member(guild, person)
+        driver = Driver(standin)
+        bot = Bot(standin, tmp_path, guild.id)
+        try:
+            await bot.start()
+            lobby = await (await driver.slash(people[0], channel, "wizard start", {"rounds": 2})).wait_response()
+            for person in people[1:]:
+                await (await driver.click(person, lobby, "Join")).wait_acked(3)
+            await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
+            players = Players(standin, driver, channel, people)
+            while await players.move(before_card=cards):
+                pass
+            held = standin.hold("POST", rf"/channels/{channel.id}/messages$")
+            assert await players.move(answered=False)
+            await standin.wait_for(lambda: held.hits == 1, 10, "the score pad's post in flight")
+            await bot.kill()
+            if processed:
+                held.release()  # Discord makes the message; the bot never hears of it
+                await standin.wait_for(lambda: messages_of(driver, channel, "— results"), 5, "the pad")
+            await bot.start()
+            while await players.move():
+                pass
+        finally:
+            await bot.stop()
+        pads = [m.embeds[0]["title"] for m in messages_of(driver, channel, "— results")]
+        assert pads == ["Round 1 of 2 — results", "Round 2 of 2 — results"]
+        assert len(messages_of(driver, channel, "Final standings")) == 1
+        assert [m for m in driver.channel_view(channel) if has_hand_button(m)] == []  # every table closed

@@ -788,3 +788,22 @@ async def test_an_interaction_token_expires_after_fifteen_minutes(site: Site, me
     assert rec.original is not None
     assert rec.original.content == "hello"
     assert rec.followup_ids == []
+
+
+async def test_a_create_with_an_enforced_nonce_returns_the_message_it_already_made(site: Site) -> None:
+    body = {"content": "once", "nonce": "w00abp3", "enforce_nonce": True}
+    first_status, first = await site.call("POST", f"/channels/{site.channel.id}/messages", body)
+    again_status, again = await site.call("POST", f"/channels/{site.channel.id}/messages", body)
+    assert (first_status, again_status) == (200, 200)
+    assert again["id"] == first["id"]
+    assert [m.content for m in site.standin.channel_messages(site.channel)] == ["once"]
+    # Without enforce_nonce a nonce does not deduplicate.
+    await site.call("POST", f"/channels/{site.channel.id}/messages", {"content": "once", "nonce": "w00abp3"})
+    assert len(site.standin.channel_messages(site.channel)) == 2
+
+
+async def test_a_nonce_longer_than_25_characters_is_refused(site: Site) -> None:
+    body = {"content": "x", "nonce": "n" * 26, "enforce_nonce": True}
+    status, answer = await site.call("POST", f"/channels/{site.channel.id}/messages", body)
+    assert (status, answer["code"]) == (400, 50035)
+    assert leaves(answer["errors"]) == {("nonce",): [MAX_LENGTH]}

@@ -269,6 +269,7 @@ async def test_open_games_returns_a_running_game_as_written(repository: Reposito
     await repository.set_hand_message("g1", 2, 7200, 7201, 2)
     await repository.set_dm_closed("g1", 2)
     await repository.set_presence("g1", 1, missed=2, away=True)
+    await repository.set_pads_shown("g1", 1)
 
     [record] = await repository.open_games()
 
@@ -292,6 +293,7 @@ async def test_open_games_returns_a_running_game_as_written(repository: Reposito
             SeatRecord(2, DI, "Di", dm_closed=True),
         ),
         actions=tuple(actions),
+        pads_shown=1,
     )
     assert await repository.actions("g1") == actions
 
@@ -318,6 +320,7 @@ async def end_by_stopping(repository: Repository, game_id: str) -> None:
 async def end_by_finishing(repository: Repository, game_id: str) -> None:
     await repository.start_game(game_id, 7)
     await repository.record_finished(game_id, GUILD, [final_seat(0, ANN, [(1, 0, 0, 20)])], None)
+    await repository.set_final_message(game_id, 9001)  # the channel has been shown its end
 
 
 @pytest.mark.parametrize(
@@ -332,6 +335,20 @@ async def test_ended_games_are_not_open(repository: Repository, end: Callable[[R
     await end(repository, "ended")  # type: ignore[misc]
 
     assert sorted(game.id for game in await repository.open_games()) == ["playing", "waiting"]
+
+
+async def test_a_finished_game_is_open_until_its_standings_are_shown(repository: Repository) -> None:
+    await running_game(repository, "g1", [ANN, BO, CY])
+    await repository.record_finished("g1", GUILD, [final_seat(0, ANN, [(1, 0, 0, 20)])], None)
+
+    [owed] = await repository.open_games()
+    assert (owed.id, owed.status, owed.final_message_id) == ("g1", "finished", None)
+
+    await repository.set_final_message("g1", 9001)
+    assert await repository.open_games() == []
+    shown = await repository.load_game("g1")
+    assert shown is not None
+    assert shown.final_message_id == 9001
 
 
 async def test_an_action_cannot_be_recorded_twice(repository: Repository, integrity_error: type[Exception]) -> None:

@@ -325,12 +325,18 @@ async def test_a_finished_game_records_every_players_result(site: Site) -> None:
 
 async def test_a_finished_game_frees_its_channel_for_good(site: Site) -> None:
     first = await site.boot()
-    await finished_game(first, random.Random(7))
+    table = await finished_game(first, random.Random(7))
 
     second = await site.restart(first)
 
-    assert second.restored == []
+    # No presentation layer showed its end here: it comes back once, to be shown, not to be played.
+    [owed] = second.restored
+    assert (owed.id, owed.game.is_over, owed.game.scores) == (table.id, True, table.game.scores)
     assert second.manager.in_channel(CHANNEL) is None
+    await second.manager.set_final_message(owed, 9001)
+    third = await site.restart(second)
+    assert third.restored == []
+    assert third.manager.in_channel(CHANNEL) is None
 
 
 async def test_a_finished_game_adds_to_every_players_stats(site: Site) -> None:

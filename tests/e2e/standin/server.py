@@ -212,6 +212,11 @@ class DiscordStandin(StandinState):
             await self.changed()
             await rule.held.wait()
             rule = None
+        dropped = rule.dropped if rule is not None else None
+        if dropped is not None:
+            rule = None
+            if dropped == "before":
+                return self._drop(request, method, path, route)
         if request.match_info.http_exception is not None:
             self.unknown_routes.append((method, path))
             response = self.json_response({"message": "404: Not Found", "code": 0}, 404)
@@ -231,11 +236,21 @@ class DiscordStandin(StandinState):
             if isinstance(response, web.Response) and response.status < 400:
                 for key, value in self._ratelimit_headers(route).items():
                     response.headers.setdefault(key, value)
+        if dropped == "after":
+            return self._drop(request, method, path, route)
         self.rest_log.append(
             RestCall(method, path, route, response.status, time.monotonic(), dict(request.query), request[BODY_KEY])
         )
         await self.changed()
         return response
+
+    def _drop(self, request: web.Request, method: str, path: str, route: str) -> web.StreamResponse:
+        """Close the connection instead of answering; the log records the call with status 0."""
+        self.rest_log.append(RestCall(method, path, route, 0, time.monotonic(), dict(request.query), request[BODY_KEY]))
+        self.changed_soon()
+        if request.transport is not None:
+            request.transport.close()
+        return web.Response(status=204)
 
     def _authorized(self, request: web.Request, route: str) -> bool:
         if route.startswith((f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")):
@@ -490,7 +505,18 @@ class DiscordStandin(StandinState):
             if not request[FILES_KEY] and not any(stripped.get(key) for key in rest):
                 raise missing_permissions()
             body = stripped
+        # Create Message: "enforce_nonce: If true and nonce is present, it will be checked for uniqueness
+        # in the past few minutes. If another message was created by the same author with the same
+        # nonce, that message will be returned and no new message will be created."
+        key = (ch.id, str(body.get("nonce")))
+        if body.get("enforce_nonce") and body.get("nonce") is not None and key in self.nonces:
+            message_id, at = self.nonces[key]
+            if time.monotonic() - at <= self.nonce_window and message_id in self.messages:
+                self.nonce_hits += 1
+                return self.json_response(self.messages[message_id].data)
         msg = self.create_message(ch, body, request[FILES_KEY], author=self.bot_user)
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            self.nonces[key] = (msg.id, time.monotonic())
         await self._message_event("MESSAGE_CREATE", msg)
         return self.json_response(msg.data)
 
@@ -651,6 +677,8 @@ class DiscordStandin(StandinState):
             }
         if body.get("message_reference"):
             data["message_reference"] = body["message_reference"]
+        if body.get("nonce") is not None:
+            data["nonce"] = body["nonce"]
         msg = StoredMessage(data, ephemeral_to=ephemeral_to, files=blobs)
         if interaction is not None:
             msg.interaction_id = interaction.id

@@ -356,6 +356,9 @@ class FaultRule:
     hits: int = 0
     #: A held request is kept in flight until ``release()``, then answered as usual (no fault).
     held: asyncio.Event | None = None
+    #: A dropped request gets no answer: the connection is closed. "after" = Discord did it first.
+    dropped: str | None = None  # None, "before" or "after"
+    skip: int = 0  # matching requests to let through before the rule applies
 
     def release(self) -> None:
         assert self.held is not None, "only a held request can be released"
@@ -472,6 +475,11 @@ class StandinState:
         #: "Interaction tokens are valid for 15 minutes": later, the webhook routes (followups, edits of
         #: the answer) are refused 401 / 50027 Invalid Webhook Token (discord-api-docs issue #6851).
         self.token_lifetime = 15 * 60.0
+        #: Messages the bot created with ``enforce_nonce``: (channel id, nonce) -> (message id, when).
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        #: "it will be checked for uniqueness in the past few minutes": how many, Discord does not say.
+        self.nonce_window = 5 * 60.0
+        self.nonce_hits = 0  # creates answered with the message a nonce already made
         self.failures: list[BaseException] = []
         self._cond: asyncio.Condition | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -947,9 +955,21 @@ class StandinState:
         self.faults.append(rule)
         return rule
 
+    def drop(self, method: str, path: str, *, count: int = 1, processed: bool = False, skip: int = 0) -> FaultRule:
+        """Close the connection of ``count`` matching requests (after letting ``skip`` through) without
+        an answer, as a network failure would: before Discord acted on the request, or with
+        ``processed`` after it did."""
+        dropped = "after" if processed else "before"
+        rule = FaultRule(method.upper(), re.compile(path), count, 0, dropped=dropped, skip=skip)
+        self.faults.append(rule)
+        return rule
+
     def take_fault(self, method: str, path: str) -> FaultRule | None:
         for rule in self.faults:
             if rule.remaining > 0 and rule.method in (method, "*") and rule.path.search(path):
+                if rule.skip > 0:
+                    rule.skip -= 1  # let this one through: the rule is for a later request
+                    continue
                 rule.remaining -= 1
                 rule.hits += 1
                 return rule

@@ -41,6 +41,7 @@ VS16 = "\ufe0f"  # VARIATION SELECTOR-16: "show as emoji"; Discord takes emoji n
 
 # resources/message: "content: up to 2000 characters", "Up to 10 rich embeds"; "Embed Limits".
 CONTENT_MAX = 2000
+NONCE_MAX = 25
 EMBEDS_MAX = 10
 EMBED_TITLE_MAX = 256
 EMBED_DESCRIPTION_MAX = 4096
@@ -408,6 +409,9 @@ def message_body_errors(body: Mapping[str, Any], *, existing: Mapping[str, Any] 
     v2 = bool(_flags(body, existing) & IS_COMPONENTS_V2)
     content = body.get("content")
     _check_length(errs, ("content",), content, CONTENT_MAX)
+    # resources/message, Create Message: "nonce: integer or string ... (up to 25 characters)".
+    if body.get("nonce") is not None:
+        _check_length(errs, ("nonce",), body["nonce"], NONCE_MAX)
     embeds = body.get("embeds") or []
     _embeds(errs, embeds)
     components = body.get("components") or []

@@ -1,0 +1,13 @@
+-- What each game has shown in its channel, so that what a crash or a failed request cut off is
+-- posted after a restart, and only once.
+
+-- How many rounds' score pads are posted (rounds counted in the order played). NULL for the games
+-- of before this column, which are taken to have shown theirs.
+ALTER TABLE games ADD COLUMN pads_shown INTEGER;
+-- The message of the final standings; NULL while they are owed. Games finished before this column
+-- get 0: shown.
+ALTER TABLE games ADD COLUMN final_message_id INTEGER;
+UPDATE games SET final_message_id = 0 WHERE status = 'finished';
+
+-- Start-up looks for the finished games whose standings are owed.
+CREATE INDEX games_owed ON games (status) WHERE status = 'finished' AND final_message_id IS NULL;
