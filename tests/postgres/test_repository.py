@@ -59,7 +59,7 @@ async def test_a_failing_migration_is_rolled_back_whole(postgres_url: str, monke
     broken = (len(good) + 1, f"{len(good) + 1:04d}_broken.sql", "CREATE TABLE half_done (x INTEGER);\nNOT SQL;")
     monkeypatch.setattr(bot.storage.postgres, "migrations", lambda dialect: [*good, broken])
 
-    with pytest.raises(StorageError, match="0004_broken"):
+    with pytest.raises(StorageError, match=broken[1]):
         await Repository.open(postgres_url)
 
     connection = await asyncpg.connect(postgres_url)
