@@ -37,6 +37,41 @@ from .base import (
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+# Marks a database file as this bot's (PRAGMA application_id, "WIZD"): a file with another id, or
+# with tables and none of ours, belongs to another program and is left as it is.
+APPLICATION_ID = 0x57495A44
+
+
+def _check_path(target: Path) -> None:
+    """A database path must name a file, in a folder that exists or can be made."""
+    if target.is_dir():
+        raise StorageError(f"{target} is a folder: DATABASE_PATH must name a file, such as data/wizard.db")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StorageError(f"cannot make the folder {target.parent} ({error.strerror})") from error
+
+
+def _cause(path: str, error: sqlite3.Error) -> str:
+    """What an SQLite error at start-up says about the file, in words an admin can act on."""
+    name = getattr(error, "sqlite_errorname", "")
+    if name.startswith("SQLITE_CANTOPEN"):
+        return f"cannot open {path} ({error}): check that its folder exists and that this user may write there"
+    if name.startswith("SQLITE_READONLY"):
+        return (
+            f"{path} is read-only for this user ({error}): the file and its folder must be writable (SQLite "
+            "keeps a -wal file beside it)"
+        )
+    if name.startswith("SQLITE_FULL"):
+        return f"the disk that holds {path} is full: free some space and start again"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return f"{path} is in use by another program or another bot process ({error}): one process per SQLite file"
+    if name.startswith("SQLITE_IOERR"):
+        return f"cannot read or write {path} ({error}): check the disk"
+    return (
+        f"the database {path} is damaged or not a database ({error}); restore it from a backup "
+        "or move it away to start with an empty one"
+    )
 
 
 _P = ParamSpec("_P")
@@ -68,10 +103,14 @@ class SQLiteRepository(Repository):
 
     @classmethod
     async def open(cls, path: Path | str) -> SQLiteRepository:
-        """Open (creating if needed) and migrate the database; StorageError if it cannot be used."""
+        """Open (creating if needed) and migrate the database; StorageError, saying why, if it cannot be
+        used. A file that is refused is left byte for byte as it was."""
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path)
+            _check_path(Path(path))
+        try:
+            connection = await aiosqlite.connect(path)
+        except sqlite3.Error as error:
+            raise StorageError(_cause(str(path), error)) from error
         connection.row_factory = sqlite3.Row
         repository = cls(connection)
         try:
@@ -90,25 +129,42 @@ class SQLiteRepository(Repository):
                 check = [row[0] for row in await cursor.fetchall()]
             async with db.execute("PRAGMA user_version") as cursor:
                 row = await cursor.fetchone()
+            async with db.execute("PRAGMA application_id") as cursor:
+                owner = (await cursor.fetchone() or (0,))[0]
+            async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+                tables = {table for (table,) in await cursor.fetchall()}
         except sqlite3.DatabaseError as error:
-            raise StorageError(
-                f"the database {path} is damaged or not a database ({error}); restore it from a backup "
-                "or move it away to start with an empty one"
-            ) from error
+            raise StorageError(_cause(path, error)) from error
         if check != ["ok"]:
             raise StorageError(f"the database {path} is damaged ({'; '.join(check[:3])}); restore it from a backup")
         version = row[0] if row else 0
+        # Ours: marked so; or, from before the mark, holding our tables; or new and empty.
+        if owner not in (0, APPLICATION_ID) or (owner == 0 and tables and "games" not in tables):
+            raise StorageError(
+                f"{path} is another program's SQLite database (tables: {', '.join(sorted(tables)) or 'none'}); "
+                "set DATABASE_PATH to a file of its own"
+            )
         known = migrations()
         if version > len(known):
             raise StorageError(
                 f"the database {path} is from a newer version of the bot (schema {version}, this one knows "
                 f"{len(known)}); update the bot or use a backup"
             )
-        # Only now that the file is known to be ours and sound: switching the journal rewrites its header.
-        await db.execute("PRAGMA journal_mode = WAL")
-        # In WAL mode NORMAL keeps every commit through a crash of the bot; only a power cut can
-        # lose the last moments.
-        await db.execute("PRAGMA synchronous = NORMAL")
+        try:
+            # A write that changes nothing: a read-only file, folder or full disk shows now, with its
+            # true cause, not at the first player's click. Only then, the file known to be ours and
+            # sound, is anything changed: switching the journal rewrites its header.
+            await db.execute("BEGIN IMMEDIATE")
+            await db.execute(f"PRAGMA user_version = {version}")
+            await db.rollback()
+            await db.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode NORMAL keeps every commit through a crash of the bot; only a power cut can
+            # lose the last moments.
+            await db.execute("PRAGMA synchronous = NORMAL")
+            if owner == 0:
+                await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        except sqlite3.Error as error:
+            raise StorageError(_cause(path, error)) from error
         for number, name, sql in known[version:]:
             log.info("applying migration %s", name)
             try:
@@ -116,6 +172,10 @@ class SQLiteRepository(Repository):
                 await db.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
             except sqlite3.Error as error:
                 await db.rollback()
+                if getattr(error, "sqlite_errorname", "").startswith(
+                    ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR")
+                ):
+                    raise StorageError(_cause(path, error)) from error
                 raise StorageError(f"migration {name} failed: {error}") from error
 
     async def close(self) -> None:

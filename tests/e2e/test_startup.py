@@ -43,3 +43,19 @@ async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_a_signal(tmp_
     assert not intents.message_content
     assert process.returncode == 0, stderr.decode()
     assert standin.token not in stderr.decode()
+
+
+async def test_a_database_path_that_names_a_folder_ends_the_process_with_one_line_and_status_2(
+    tmp_path: Path,
+) -> None:
+    async with DiscordStandin() as standin:
+        environ = {"DISCORD_TOKEN": standin.token, "DATABASE_PATH": str(tmp_path)}
+        process = await launch(standin, tmp_path, environ)
+        _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2
+    errors = stderr.decode()
+    assert errors.strip().splitlines()[-1] == (
+        f"wizard-bot: cannot use the database: {tmp_path} is a folder: DATABASE_PATH must name a file, "
+        "such as data/wizard.db"
+    )
+    assert "Traceback" not in errors
