@@ -203,14 +203,27 @@ def messages_of(driver: Driver, channel: Channel, text: str) -> list[StoredMessa
     return [m for m in driver.channel_view(channel) if text in m.text()]
 
 
-@pytest.mark.parametrize("cards", [3, 9], ids=["killed-at-the-last-card-of-a-round", "of-the-game"])
+# Where a kill cuts off what the bot was posting: (the card before which the request is held, whose
+# request, how many of its kind pass first). Two rounds of three players: round 1 ends with the 3rd
+# card (its score pad, round 2's table, then the DM hands), the game with the 9th (the last pad, then
+# the final standings).
+CUT_OFF = {
+    "round 1's score pad": (3, "channel", 0),
+    "round 2's table": (3, "channel", 1),
+    "bob's round 2 hand, while dealing": (3, "bob", 0),
+    "the last score pad": (9, "channel", 0),
+    "the final standings": (9, "channel", 1),
+}
+
+
+@pytest.mark.parametrize(("card", "where", "skip"), CUT_OFF.values(), ids=CUT_OFF.keys())
 @pytest.mark.parametrize("processed", [False, True], ids=["post-lost", "post-made"])
 async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
-    tmp_path: Path, cards: int, processed: bool
+    tmp_path: Path, card: int, where: str, skip: int, processed: bool
 ) -> None:
-    """Two rounds of three players: round 1 ends with the 3rd card, the game with the 9th. The bot is
-    killed while it posts the score pad; that post either never reached Discord, or did and only
-    its answer was lost. After the restart the channel holds what a run without the kill holds."""
+    """The bot is killed while a post is in flight: the post either never reached Discord, or did and
+    only its answer was lost. After the restart the channel and the DMs hold exactly what a run
+    without the kill holds: every score pad, table, hand and the standings, once."""
     async with DiscordStandin() as standin:
         guild = standin.create_guild("Wizard Guild")
         channel = standin.create_text_channel(guild, "wizard")
@@ -226,15 +239,17 @@ async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
                 await (await driver.click(person, lobby, "Join")).wait_acked(3)
             await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
             players = Players(standin, driver, channel, people)
-            while await players.move(before_card=cards):
+            while await players.move(before_card=card):
                 pass
-            held = standin.hold("POST", rf"/channels/{channel.id}/messages$")
+            target = channel if where == "channel" else standin.dm_channel_for(people[1])
+            held = standin.hold("POST", rf"/channels/{target.id}/messages$", skip=skip)
             assert await players.move(answered=False)
-            await standin.wait_for(lambda: held.hits == 1, 10, "the score pad's post in flight")
+            await standin.wait_for(lambda: held.hits == 1, 10, "the post in flight")
             await bot.kill()
             if processed:
+                posts = len(standin.rest_calls("POST"))
                 held.release()  # Discord makes the message; the bot never hears of it
-                await standin.wait_for(lambda: messages_of(driver, channel, "— results"), 5, "the pad")
+                await standin.wait_for(lambda: len(standin.rest_calls("POST")) > posts, 5, "the held post made")
             await bot.start()
             while await players.move():
                 pass
@@ -243,4 +258,9 @@ async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
         pads = [m.embeds[0]["title"] for m in messages_of(driver, channel, "— results")]
         assert pads == ["Round 1 of 2 — results", "Round 2 of 2 — results"]
         assert len(messages_of(driver, channel, "Final standings")) == 1
-        assert [m for m in driver.channel_view(channel) if has_hand_button(m)] == []  # every table closed
+        tables = [m for m in driver.channel_view(channel) if "Wizard — round" in m.text()]
+        assert [m.embeds[0]["title"] for m in tables] == ["Wizard — round 1 of 2", "Wizard — round 2 of 2"]
+        assert [m for m in tables if has_hand_button(m)] == []  # every table closed
+        for person in people:
+            hands = [m.embeds[0]["title"] for m in driver.dm_view(person) if "Your hand" in m.text()]
+            assert hands == ["Your hand — round 1 of 2", "Your hand — round 2 of 2"], person.name

@@ -144,6 +144,9 @@ class DiscordStandin(StandinState):
     async def stop(self) -> None:
         for conn in list(self.conns):
             await conn.ws.close(code=1001)
+        for rule in self.faults:
+            if rule.held is not None:
+                rule.held.set()  # else the server's shutdown waits a minute for the held request
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -948,10 +948,11 @@ class StandinState:
         self.faults.append(rule)
         return rule
 
-    def hold(self, method: str, path: str, *, count: int = 1) -> FaultRule:
-        """Keep the next ``count`` matching requests in flight until ``rule.release()`` (a slow Discord),
-        to see what the bot does meanwhile; ``rule.hits`` counts those that arrived."""
-        rule = FaultRule(method.upper(), re.compile(path), count, 0, held=asyncio.Event())
+    def hold(self, method: str, path: str, *, count: int = 1, skip: int = 0) -> FaultRule:
+        """Keep ``count`` matching requests (after letting ``skip`` through) in flight until
+        ``rule.release()`` (a slow Discord), to see what the bot does meanwhile; ``rule.hits`` counts
+        those that arrived."""
+        rule = FaultRule(method.upper(), re.compile(path), count, 0, held=asyncio.Event(), skip=skip)
         self.faults.append(rule)
         return rule
 
