@@ -1,0 +1,142 @@
+"""How fast the bot comes back: importing it, its memory at rest, and kill → first accepted click.
+
+    python bench/recovery.py [--kills 7] [--imports 7]
+
+The real bot (`python -m bot`, a process as an admin runs it) against the Discord stand-in of the
+e2e tests on 127.0.0.1. Three people play a game; at each kill the bot is SIGKILLed the moment
+someone's turn is shown, started again, and that person clicks their move as soon as the gateway
+is back (the click waits for the stand-in's READY): the figure is the time from starting the
+process to the acknowledgement of the accepted click. The reference is a minimal discord.py bot
+(bench/_minimal_bot.py: log in, answer any button) killed and clicked the same way, so the part
+of the figure that is Python, discord.py and the gateway shows beside the bot's own.
+
+Printed: medians and ranges. Also: importing the bot (a fresh interpreter importing what
+`python -m bot` imports, minus a bare interpreter), and the resident memory of the bot at rest
+(logged in, no game) and of the minimal bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e._process import launch  # noqa: E402
+from tests.e2e.standin import DiscordStandin, Driver  # noqa: E402
+from tests.e2e.test_restart import Players  # noqa: E402
+
+MINIMAL = ROOT / "bench" / "_minimal_bot.py"
+DEVNULL = open(os.devnull, "wb")  # noqa: SIM115 -- the bot's log, for the whole run
+
+
+def wall(code: str) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+    return time.perf_counter() - started
+
+
+def import_seconds(runs: int) -> list[float]:
+    """Importing what `python -m bot` imports, beyond a bare interpreter, in fresh processes."""
+    bare = statistics.median(wall("pass") for _ in range(runs))
+    return [wall("import bot.__main__, bot.client, cogs.wizard") - bare for _ in range(runs)]
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+async def start_process(standin: DiscordStandin, folder: Path, minimal: bool) -> asyncio.subprocess.Process:
+    environ = {"DISCORD_TOKEN": standin.token, "LOG_LEVEL": "WARNING"}
+    if minimal:
+        env = {**os.environ, **environ, "PYTHONPATH": str(ROOT)}
+        return await asyncio.create_subprocess_exec(
+            sys.executable, str(MINIMAL), standin.base_url, standin.ws_url, cwd=folder, env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+    return await launch(standin, folder, environ | {"DEV_GUILD_ID": str(next(iter(standin.guilds)))},
+                        log=DEVNULL)  # fmt: skip
+
+
+async def measure(kills: int, *, minimal: bool) -> tuple[list[float], float]:
+    """Kill → accepted click, `kills` times; and the resident memory at rest."""
+    with tempfile.TemporaryDirectory() as folder:
+        async with DiscordStandin() as standin:
+            guild = standin.create_guild("Recovery")
+            channel = standin.create_text_channel(guild, "wizard")
+            people = [standin.create_user(name) for name in ("alice", "bob", "carol")]
+            for person in people:
+                standin.add_member(guild, person)
+            driver = Driver(standin, require_synced=not minimal)
+            process = await start_process(standin, Path(folder), minimal)
+            await standin.wait_for(lambda: standin.gateway_ready, 60, "the bot to log in")
+            await standin.wait_for(lambda: minimal or standin.commands.get(guild.id), 60, "the commands")
+            rest = rss_mib(process.pid)
+            times: list[float] = []
+            players = Players(standin, driver, channel, people)
+            if minimal:
+                board = standin.create_message(
+                    channel,
+                    {"content": "x", "components": [{"type": 1, "components": [
+                        {"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}]},
+                    author=standin.bot_user,
+                )  # fmt: skip
+            else:
+                lobby = await (await driver.slash(people[0], channel, "wizard start")).wait_response()
+                for person in people[1:]:
+                    await (await driver.click(person, lobby, "Join")).wait_acked(3)
+                await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
+            for _ in range(kills):
+                if minimal:
+                    user, message, custom_id = people[0], board, "go"
+                else:
+                    found = await standin.wait_for(players.next_move, 30, "a move")
+                    user, message, custom_id, _card = found
+                    tables = [m for m in driver.channel_view(channel) if "Wizard — round" in m.text()]
+                    players.seen = (tables[-1].id, tables[-1].edits)  # the table as the move was read
+                process.kill()
+                await process.wait()
+                await standin.wait_for(lambda: not standin.gateway_ready, 10, "the gateway to close")
+                started = time.monotonic()
+                process = await start_process(standin, Path(folder), minimal)
+                record = await driver.click(user, message, custom_id, timeout=60)
+                await record.wait_acked(60)
+                assert record.acked_at is not None
+                times.append(record.acked_at - started)
+            process.kill()
+            await process.wait()
+    return times, rest
+
+
+def summary(values: list[float], unit: str = "s") -> str:
+    low, high, middle = min(values), max(values), statistics.median(values)
+    return f"median {middle:.2f} {unit} (min {low:.2f}, max {high:.2f}, n={len(values)})"
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--kills", type=int, default=7)
+    parser.add_argument("--imports", type=int, default=7)
+    args = parser.parse_args()
+    print(f"importing the bot:          {summary(import_seconds(args.imports))}")
+    bot_times, bot_rest = await measure(args.kills, minimal=False)
+    ref_times, ref_rest = await measure(args.kills, minimal=True)
+    print(f"kill -> first accepted click, the bot:      {summary(bot_times)}")
+    print(f"kill -> first accepted click, minimal bot:  {summary(ref_times)}")
+    print(f"memory at rest: the bot {bot_rest:.0f} MiB, minimal bot {ref_rest:.0f} MiB")
+    print(f"load averages: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
