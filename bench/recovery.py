@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.e2e._play import Players  # noqa: E402
 from tests.e2e._process import launch  # noqa: E402
 from tests.e2e.standin import DiscordStandin, Driver  # noqa: E402
-from tests.e2e.test_restart import Players  # noqa: E402
 
 MINIMAL = ROOT / "bench" / "_minimal_bot.py"
 DEVNULL = open(os.devnull, "wb")  # noqa: SIM115 -- the bot's log, for the whole run

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Action, Game, Options, Play, action_from_json
+from bot.engine import Action, Game, Options, action_from_json
 from cogs.wizard import _ids
-from tests.e2e._play import has_hand_button, mover_on_table
+from tests.e2e._play import Players, has_hand_button, messages_of, mover_on_table
 from tests.e2e._process import launch
-from tests.e2e.standin import Channel, DiscordStandin, Driver, StoredMessage, User
+from tests.e2e.standin import DiscordStandin, Driver, StoredMessage, User
 
 PLAYERS = 3
 KILLS = 8  # spread over the game's 270 moves
@@ -150,57 +150,6 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
     for person, score in zip(people, replay.scores, strict=True):
         assert f"**{person.global_name or person.name}** — {score} points" in final.text()
     assert bot.starts == KILLS + 1
-
-
-class Players:
-    """Three people playing a short game against the bot process, reading the table as people do."""
-
-    def __init__(self, standin: DiscordStandin, driver: Driver, channel: Channel, people: list[User]) -> None:
-        self.standin, self.driver, self.channel, self.people = standin, driver, channel, people
-        self.seen: tuple[int, int] | None = None
-        self.cards = 0  # cards played so far
-
-    def finished(self) -> bool:
-        return bool(messages_of(self.driver, self.channel, "Final standings"))
-
-    def next_move(self) -> tuple[User, StoredMessage, str, bool] | None:
-        """Whose move the table shows (once it changed since the last click), their hand, a move, and
-        whether it is a card."""
-        tables = [m for m in self.driver.channel_view(self.channel) if has_hand_button(m)]
-        if not tables or (tables[-1].id, tables[-1].edits) == self.seen:
-            return None
-        hands = [([m for m in self.driver.dm_view(u) if "Your hand" in m.text()] or [None])[-1] for u in self.people]
-        named = [(u.global_name or u.name, h) for u, h in zip(self.people, hands, strict=True)]
-        found = mover_on_table(tables[-1], named)
-        if found is None:
-            return None
-        index, moves = found
-        hand = hands[index]
-        assert hand is not None
-        button = _ids.parse(moves[0])
-        assert isinstance(button, _ids.ActionId)
-        return self.people[index], hand, moves[0], isinstance(button.action, Play) or button.action is None
-
-    async def move(self, *, before_card: int | None = None, answered: bool = True) -> bool:
-        """Make the next move; False, with nothing clicked, once the game is over or the next move is
-        card number `before_card`. Unless `answered` is False, wait for the bot's answer."""
-        found = await self.standin.wait_for(lambda: self.finished() or self.next_move(), 30, "a move")
-        if found is True:
-            return False
-        user, hand, custom_id, is_card = found
-        if is_card and self.cards + 1 == before_card:
-            return False
-        tables = [m for m in self.driver.channel_view(self.channel) if has_hand_button(m)]
-        self.seen = (tables[-1].id, tables[-1].edits)
-        record = await self.driver.click(user, hand, custom_id)
-        self.cards += is_card
-        if answered:
-            await record.wait_acked(10)
-        return True
-
-
-def messages_of(driver: Driver, channel: Channel, text: str) -> list[StoredMessage]:
-    return [m for m in driver.channel_view(channel) if text in m.text()]
 
 
 # Where a kill cuts off what the bot was posting: (the card before which the request is held, whose
