@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e._play import Players  # noqa: E402
+from tests.e2e._play import Players, open_game, three_people  # noqa: E402
 from tests.e2e._process import launch  # noqa: E402
 from tests.e2e.standin import DiscordStandin, Driver  # noqa: E402
 
@@ -73,15 +73,12 @@ async def measure(kills: int, *, minimal: bool) -> tuple[list[float], float]:
     """Kill → accepted click, `kills` times; and the resident memory at rest."""
     with tempfile.TemporaryDirectory() as folder:
         async with DiscordStandin() as standin:
-            guild = standin.create_guild("Recovery")
-            channel = standin.create_text_channel(guild, "wizard")
-            people = [standin.create_user(name) for name in ("alice", "bob", "carol")]
-            for person in people:
-                standin.add_member(guild, person)
+            channel, people = three_people(standin, "Recovery")
+            guild_id = channel.guild_id or 0
             driver = Driver(standin, require_synced=not minimal)
             process = await start_process(standin, Path(folder), minimal)
             await standin.wait_for(lambda: standin.gateway_ready, 60, "the bot to log in")
-            await standin.wait_for(lambda: minimal or standin.commands.get(guild.id), 60, "the commands")
+            await standin.wait_for(lambda: minimal or standin.commands.get(guild_id), 60, "the commands")
             rest = rss_mib(process.pid)
             times: list[float] = []
             players = Players(standin, driver, channel, people)
@@ -93,10 +90,7 @@ async def measure(kills: int, *, minimal: bool) -> tuple[list[float], float]:
                     author=standin.bot_user,
                 )  # fmt: skip
             else:
-                lobby = await (await driver.slash(people[0], channel, "wizard start")).wait_response()
-                for person in people[1:]:
-                    await (await driver.click(person, lobby, "Join")).wait_acked(3)
-                await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
+                await open_game(driver, channel, people)
             for _ in range(kills):
                 if minimal:
                     user, message, custom_id = people[0], board, "go"

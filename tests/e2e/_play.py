@@ -346,3 +346,22 @@ class Players:
 
 def messages_of(driver: Driver, channel: Channel, text: str) -> list[StoredMessage]:
     return [m for m in driver.channel_view(channel) if text in m.text()]
+
+
+def three_people(standin: DiscordStandin, guild_name: str = "Wizard Guild") -> tuple[Channel, list[User]]:
+    """A server with a channel "wizard" and three members: alice, bob and carol."""
+    guild = standin.create_guild(guild_name)
+    channel = standin.create_text_channel(guild, "wizard")
+    people = [standin.create_user(name) for name in ("alice", "bob", "carol")]
+    for person in people:
+        standin.add_member(guild, person)
+    return channel, people
+
+
+async def open_game(driver: Driver, channel: Channel, people: list[User], **options: Any) -> None:
+    """people[0] opens a game in the channel, the others join, the host starts it (for a bot in
+    another process, whose manager a test cannot see: see `start_game` for one it can)."""
+    lobby = await (await driver.slash(people[0], channel, "wizard start", options or None)).wait_response()
+    for person in people[1:]:
+        await (await driver.click(person, lobby, "Join")).wait_acked(3)
+    await (await driver.click(people[0], lobby, "Start")).wait_acked(3)

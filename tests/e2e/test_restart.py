@@ -12,7 +12,7 @@ import pytest
 
 from bot.engine import Action, Game, Options, action_from_json
 from cogs.wizard import _ids
-from tests.e2e._play import Players, has_hand_button, messages_of, mover_on_table
+from tests.e2e._play import Players, has_hand_button, messages_of, mover_on_table, open_game, three_people
 from tests.e2e._process import launch
 from tests.e2e.standin import DiscordStandin, Driver, StoredMessage, User
 
@@ -65,19 +65,12 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
     # Half the kills come the moment a click is sent, before the bot could answer it.
     unanswered = set(rng.sample(sorted(kill_after), KILLS // 2))
     async with DiscordStandin() as standin:
-        guild = standin.create_guild("Wizard Guild")
-        channel = standin.create_text_channel(guild, "wizard")
-        people = [standin.create_user(name) for name in ("alice", "bob", "carol")]
-        for person in people:
-            standin.add_member(guild, person)
+        channel, people = three_people(standin)
         driver = Driver(standin)
-        bot = Bot(standin, tmp_path, guild.id)
+        bot = Bot(standin, tmp_path, channel.guild_id or 0)
         try:
             await bot.start()
-            lobby = await (await driver.slash(people[0], channel, "wizard start")).wait_response()
-            for person in people[1:]:
-                await (await driver.click(person, lobby, "Join")).wait_acked(3)
-            await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
+            await open_game(driver, channel, people)
 
             # Whose turn it is, the players read on the table, once it changed after their last click
             # (every DM keeps its buttons enabled while the others play).
@@ -174,19 +167,12 @@ async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
     only its answer was lost. After the restart the channel and the DMs hold exactly what a run
     without the kill holds: every score pad, table, hand and the standings, once."""
     async with DiscordStandin() as standin:
-        guild = standin.create_guild("Wizard Guild")
-        channel = standin.create_text_channel(guild, "wizard")
-        people = [standin.create_user(name) for name in ("alice", "bob", "carol")]
-        for person in people:
-            standin.add_member(guild, person)
+        channel, people = three_people(standin)
         driver = Driver(standin)
-        bot = Bot(standin, tmp_path, guild.id)
+        bot = Bot(standin, tmp_path, channel.guild_id or 0)
         try:
             await bot.start()
-            lobby = await (await driver.slash(people[0], channel, "wizard start", {"rounds": 2})).wait_response()
-            for person in people[1:]:
-                await (await driver.click(person, lobby, "Join")).wait_acked(3)
-            await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
+            await open_game(driver, channel, people, rounds=2)
             players = Players(standin, driver, channel, people)
             while await players.move(before_card=card):
                 pass
