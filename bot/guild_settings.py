@@ -43,12 +43,12 @@ class Problem(enum.Enum):
 
     HIDDEN_BIDS = "hidden_bids"  # hidden bids with bids that may not add up: nobody bids last
     BLIND_EVEN = "blind_even"  # a blind first round with only even hands: round 1 is never played
-    ROUNDS = "rounds"  # more rounds than three players can play with this schedule; details: most
+    ROUNDS = "rounds"  # more rounds than three players can play with this schedule; details: n (the most)
     OPTIONS = "options"  # any other option the engine refuses
     TIMER = "timer"  # details: low, high (seconds)
     LEVEL = "level"
     LANGUAGE = "language"
-    CHANNELS = "channels"  # too many allowed channels; details: most
+    CHANNELS = "channels"  # too many allowed channels; details: n (the most)
 
 
 class SettingsError(ValueError):
@@ -68,7 +68,7 @@ def _most_rounds(schedule: str) -> int:
 def _check_options(options: Options) -> None:
     """SettingsError unless `options` are good defaults: rounds that three players can play."""
     if options.rounds is not None and options.rounds > _most_rounds(options.schedule):
-        raise SettingsError(Problem.ROUNDS, most=_most_rounds(options.schedule))
+        raise SettingsError(Problem.ROUNDS, n=_most_rounds(options.schedule))
 
 
 def _options(base: Options, changes: Mapping[str, Any]) -> Options:
@@ -87,7 +87,7 @@ def _options(base: Options, changes: Mapping[str, Any]) -> Options:
     except ValueError as error:
         rounds = wanted["rounds"]
         if rounds is not None and type(rounds) is int and wanted["schedule"] in SCHEDULES:
-            raise SettingsError(Problem.ROUNDS, str(error), most=_most_rounds(wanted["schedule"])) from error
+            raise SettingsError(Problem.ROUNDS, str(error), n=_most_rounds(wanted["schedule"])) from error
         raise SettingsError(Problem.OPTIONS, str(error)) from error
     _check_options(options)
     return options
@@ -143,7 +143,7 @@ class GuildSettings:
         if self.language is not None and self.language not in LANGUAGES:
             raise SettingsError(Problem.LANGUAGE, language=self.language)
         if len(self.channels) > MAX_CHANNELS:
-            raise SettingsError(Problem.CHANNELS, most=MAX_CHANNELS)
+            raise SettingsError(Problem.CHANNELS, n=MAX_CHANNELS)
         if any(type(channel) is not int for channel in self.channels):
             raise ValueError(f"channel ids must be ints, not {self.channels!r}")
 

@@ -105,6 +105,9 @@ def _check(key: str, plural: bool) -> None:
 def t(locale: str | None, key: str, /, **params: object) -> str:
     """The text `key` in `locale` (a Discord locale such as ``en-US``), filled with `params`."""
     _check(key, plural=False)
+    if "n" in params:
+        # {n} is the count of a plural text: a number with a noun needs the language's plural forms.
+        raise TypeError(f"{key} is given a count n: make it a plural text and use tn()")
     text = translations(locale).gettext(key)
     return text.format(**params) if params else text
 
@@ -113,6 +116,22 @@ def tn(locale: str | None, key: str, n: int, /, **params: object) -> str:
     """The plural text `key` for the number `n` in `locale`, in the form that language uses for `n`."""
     _check(key, plural=True)
     return translations(locale).ngettext(key, key, n).format(n=n, **params)
+
+
+def is_plural(key: str) -> bool:
+    """Whether `key` is a plural text (rendered with `tn`), as the English catalog says."""
+    if key not in _KINDS:
+        raise KeyError(f"{key} is not in the English catalog ({catalog_path(ENGLISH)})")
+    return _KINDS[key]
+
+
+def text(locale: str | None, key: str, /, **params: object) -> str:
+    """The text `key` for a key chosen at run time (a refusal's reason): a plural text counts `params["n"]`."""
+    if is_plural(key):
+        count = params.pop("n")
+        assert isinstance(count, int), f"{key}: the count n must be an int, not {count!r}"
+        return tn(locale, key, count, **params)
+    return t(locale, key, **params)
 
 
 def suit_name(locale: str | None, suit: Suit) -> str:

@@ -413,7 +413,7 @@ class GameManager:
         if not low <= turn_timer <= high:
             raise GameRefused(Refusal.BAD_TIMER, low=low, high=high)
         if len(computers) > rules.MAX_PLAYERS - 1:
-            raise GameRefused(Refusal.LOBBY_FULL, most=rules.MAX_PLAYERS)
+            raise GameRefused(Refusal.LOBBY_FULL, n=rules.MAX_PLAYERS)
         seated = [host, *(computer_player(-(index + 1), level) for index, level in enumerate(computers))]
         lobby = Lobby(self._new_id(), guild_id, channel_id, host.user_id, options, turn_timer, seated)
         # Claim the channel before the first await, so a second /wizard start there is refused.
@@ -457,7 +457,7 @@ class GameManager:
             if lobby.has(player.user_id):
                 raise GameRefused(Refusal.ALREADY_JOINED)
             if len(lobby.players) >= rules.MAX_PLAYERS:
-                raise GameRefused(Refusal.LOBBY_FULL, most=rules.MAX_PLAYERS)
+                raise GameRefused(Refusal.LOBBY_FULL, n=rules.MAX_PLAYERS)
             await self._store_lobby(lobby, lobby.host_id, [*lobby.players, player])
         self._touch(lobby)
         return lobby
@@ -489,7 +489,7 @@ class GameManager:
             if user_id != lobby.host_id:
                 raise GameRefused(Refusal.NOT_HOST)
             if len(lobby.players) >= rules.MAX_PLAYERS:
-                raise GameRefused(Refusal.LOBBY_FULL, most=rules.MAX_PLAYERS)
+                raise GameRefused(Refusal.LOBBY_FULL, n=rules.MAX_PLAYERS)
             free_id = min([-1, *(player.user_id - 1 for player in lobby.players if not player.is_person)])
             await self._store_lobby(lobby, lobby.host_id, [*lobby.players, computer_player(free_id, level)])
         self._touch(lobby)
@@ -552,12 +552,12 @@ class GameManager:
             if user_id != lobby.host_id:
                 raise GameRefused(Refusal.NOT_HOST)
             if len(lobby.players) < rules.MIN_PLAYERS:
-                raise GameRefused(Refusal.NOT_ENOUGH_PLAYERS, least=rules.MIN_PLAYERS)
+                raise GameRefused(Refusal.NOT_ENOUGH_PLAYERS, n=rules.MIN_PLAYERS)
             try:
                 lobby.options.round_numbers(len(lobby.players))
             except ValueError:
                 # A shortened game of more rounds than this many players can be dealt.
-                raise GameRefused(Refusal.TOO_MANY_ROUNDS, most=rules.round_count(len(lobby.players))) from None
+                raise GameRefused(Refusal.TOO_MANY_ROUNDS, n=rules.round_count(len(lobby.players))) from None
             seed = self._seed_source()
             game = Game(len(lobby.players), seed, lobby.options)
             table = Table(

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from bot.engine import RuleError, Suit
-from bot.i18n import suit_name, t
-from bot.manager import GameRefused
+from bot.i18n import duration, suit_name, t, text
+from bot.manager import GameRefused, Refusal
 
 
 def explain(locale: str | None, error: Exception) -> str:
     """A refused request as a sentence in `locale`."""
     if isinstance(error, GameRefused):
-        return t(locale, f"error.{error.refusal.value}", **error.details)
+        details = dict(error.details)
+        if error.refusal is Refusal.BAD_TIMER:
+            # Seconds from the command become durations in the reader's units ("5 minutes").
+            details = {
+                name: duration(locale, round(value)) if isinstance(value, int | float) else value
+                for name, value in details.items()
+            }
+        return text(locale, f"error.{error.refusal.value}", **details)
     if isinstance(error, RuleError):
         details = dict(error.details)
         suit = details.get("suit")

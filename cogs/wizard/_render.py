@@ -24,7 +24,7 @@ from bot.engine import (
     led_suit,
     sort_key,
 )
-from bot.i18n import JESTER_EMOJI, SUIT_EMOJI, WIZARD_EMOJI, card_name, duration, suit_name, t
+from bot.i18n import JESTER_EMOJI, SUIT_EMOJI, WIZARD_EMOJI, card_name, duration, suit_name, t, tn
 from bot.manager import Lobby, Player, Table, placings
 
 from . import _ids
@@ -81,7 +81,7 @@ def lobby_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
     host = next((p for p in lobby.players if p.user_id == lobby.host_id), lobby.players[0])
     embed.add_field(name=t(locale, "lobby.host"), value=_name(host, locale), inline=False)
     embed.add_field(
-        name=t(locale, "lobby.players", n=len(lobby.players), most=6),
+        name=t(locale, "lobby.players", joined=len(lobby.players), most=6),
         value="\n".join(f"{i}. {_name(p, locale)}" for i, p in enumerate(lobby.players, 1)),
         inline=False,
     )
@@ -106,7 +106,7 @@ def house_rules(options: Options, locale: str | None) -> list[str]:
     if options.schedule == "even":
         lines.append(t(locale, "option.even_rounds"))
     if options.rounds is not None:
-        lines.append(t(locale, "option.rounds", n=options.rounds))
+        lines.append(tn(locale, "option.rounds", options.rounds))
     if options.blind_first_round:
         lines.append(t(locale, "option.blind_first_round"))
     return lines
@@ -165,7 +165,7 @@ def length_text(options: Options, locale: str | None) -> str:
     if options.schedule == "even":
         return t(locale, "length.even")
     if options.rounds is not None:
-        return t(locale, "length.first", n=options.rounds)
+        return tn(locale, "length.first", options.rounds)
     return t(locale, "length.full")
 
 
@@ -239,14 +239,14 @@ def table_embed(table: Table, locale: str | None) -> discord.Embed:
             shown: object = "✓" if observation.has_bid[seat] else t(locale, "table.bid.none")
         else:
             shown = t(locale, "table.bid.none") if bid is None else bid
-        line = t(
+        line = tn(
             locale,
             "table.player_line",
+            observation.scores[seat],
             marker=marker,
             name=_name(player, locale),
             bid=shown,
             won=observation.tricks_won[seat],
-            score=observation.scores[seat],
         )
         if player.user_id in table.away:
             line += " " + t(locale, "table.away_marker")
@@ -390,7 +390,7 @@ def final_embed(table: Table, locale: str | None) -> discord.Embed:
     places = placings(scores)
     order = sorted(range(len(scores)), key=lambda seat: (places[seat], seat))
     lines = [
-        t(locale, "final.line", place=places[seat], name=_name(table.players[seat], locale), score=scores[seat])
+        tn(locale, "final.line", scores[seat], place=places[seat], name=_name(table.players[seat], locale))
         for seat in order
     ]
     winners = [_name(table.players[seat], locale) for seat in table.game.winners()]

@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot import guild_settings
 from bot.engine import rules
 from bot.guild_settings import COMPUTER_LEVELS, DEFAULTS, TURN_TIMERS, GuildSettings, Problem, SettingsError
-from bot.i18n import LANGUAGES, command_text, duration, duration_text, language_of, t
+from bot.i18n import LANGUAGES, command_text, duration, duration_text, language_of, t, text
 
 from ._render import COLOUR
 
@@ -56,7 +56,7 @@ def explain(locale: str | None, error: SettingsError) -> str:
             value = details.get(name)
             if isinstance(value, int | float):
                 details[name] = duration(locale, round(value))
-    return t(locale, f"settings.error.{error.problem.value}", **details)
+    return text(locale, f"settings.error.{error.problem.value}", **details)
 
 
 def channels_text(locale: str | None, settings: GuildSettings) -> str:

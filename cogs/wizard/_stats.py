@@ -120,7 +120,7 @@ def stats_embed(stats: PlayerStats | None, name: str, locale: str) -> discord.Em
             exact=stats.exact / rounds,
             over=stats.over / rounds,
             under=stats.under / rounds,
-            rounds=stats.rounds,
+            rounds=tn(locale, "stats.rounds", stats.rounds),
         ),
     )
     rating = (

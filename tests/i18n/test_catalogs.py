@@ -248,7 +248,7 @@ def test_cards_are_named_in_each_language() -> None:
         ("pl", ["Piki", "Kiery", "Karo", "Trefle"]),
         ("ru", ["Пики", "Червы", "Бубны", "Трефы"]),
         ("ko", ["스페이드", "하트", "다이아몬드", "클럽"]),
-        ("el", ["Σπαθιά", "Κούπες", "Καρό", "Μπαστούνια"]),
+        ("el", ["Μπαστούνια", "Κούπες", "Καρό", "Σπαθιά"]),  # ♠ Μπαστούνια, ♣ Σπαθιά
     ],
 )
 def test_suits_have_their_card_game_names(locale: str, names: list[str]) -> None:

@@ -79,7 +79,7 @@ async def test_private_texts_follow_the_person_and_public_ones_the_server(server
     assert "Rozdaje:" in text(table)
     for person, title in (
         (server.jana, "Tvoje karty — kolo 1 z 20"),
-        (server.ivan, "Твои карты — раунд 1 из 20"),
+        (server.ivan, "Ваши карты — раунд 1 из 20"),
         (server.minji, "내 카드 — 20라운드 중 1라운드"),
     ):
         await driver.wait_message(lambda m, title=title: title in m.text(), user=person)

@@ -248,4 +248,4 @@ async def test_a_shortened_game_longer_than_the_deck_allows_is_refused_at_start(
     with pytest.raises(GameRefused) as refused:
         await manager.start(lobby.id, lobby.host_id)
     assert refused.value.refusal is Refusal.TOO_MANY_ROUNDS
-    assert refused.value.details == {"most": 10}
+    assert refused.value.details == {"n": 10}

@@ -121,7 +121,7 @@ async def test_seventh_player_is_refused(manager: GameManager) -> None:
     with pytest.raises(GameRefused) as refused:
         await manager.join(lobby.id, PEOPLE[6])
     assert refused.value.refusal is Refusal.LOBBY_FULL
-    assert refused.value.details == {"most": 6}
+    assert refused.value.details == {"n": 6}
     assert lobby.players == PEOPLE[:6]
 
 
@@ -225,7 +225,7 @@ async def test_start_needs_three_players(manager: GameManager, recorder: Recorde
     with pytest.raises(GameRefused) as refused:
         await manager.start(lobby.id, HOST.user_id)
     assert refused.value.refusal is Refusal.NOT_ENOUGH_PLAYERS
-    assert refused.value.details == {"least": 3}
+    assert refused.value.details == {"n": 3}
     assert manager.in_channel(CHANNEL) is lobby
     assert recorder.events == []
 

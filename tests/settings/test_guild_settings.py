@@ -71,11 +71,11 @@ def test_changes_that_are_accepted(start: GuildSettings, changes: dict[str, Any]
         (DEFAULTS, {"blind_first_round": True, "schedule": "even"}, Problem.BLIND_EVEN, {}),
         (EVEN, {"blind_first_round": True}, Problem.BLIND_EVEN, {}),
         (GuildSettings(options=Options(blind_first_round=True)), {"schedule": "even"}, Problem.BLIND_EVEN, {}),
-        (DEFAULTS, {"rounds": 21}, Problem.ROUNDS, {"most": 20}),
-        (DEFAULTS, {"rounds": 0}, Problem.ROUNDS, {"most": 20}),
+        (DEFAULTS, {"rounds": 21}, Problem.ROUNDS, {"n": 20}),
+        (DEFAULTS, {"rounds": 0}, Problem.ROUNDS, {"n": 20}),
         # Three players have only 10 even rounds, so no default may ask for more.
-        (EVEN, {"rounds": 11}, Problem.ROUNDS, {"most": 10}),
-        (GuildSettings(options=Options(rounds=15)), {"schedule": "even"}, Problem.ROUNDS, {"most": 10}),
+        (EVEN, {"rounds": 11}, Problem.ROUNDS, {"n": 10}),
+        (GuildSettings(options=Options(rounds=15)), {"schedule": "even"}, Problem.ROUNDS, {"n": 10}),
         (DEFAULTS, {"schedule": "odd"}, Problem.OPTIONS, {}),
         (DEFAULTS, {"hidden_bids": "yes"}, Problem.OPTIONS, {}),
         (DEFAULTS, {"turn_timer": MIN_TURN_TIMER - 1}, Problem.TIMER, {"low": MIN_TURN_TIMER, "high": MAX_TURN_TIMER}),
@@ -85,7 +85,7 @@ def test_changes_that_are_accepted(start: GuildSettings, changes: dict[str, Any]
         (DEFAULTS, {"computer_level": "random"}, Problem.LEVEL, {"level": "random"}),
         (DEFAULTS, {"language": "de"}, Problem.LANGUAGE, {"language": "de"}),
         (DEFAULTS, {"language": "en-US"}, Problem.LANGUAGE, {"language": "en-US"}),
-        (DEFAULTS, {"channels": tuple(range(MAX_CHANNELS + 1))}, Problem.CHANNELS, {"most": MAX_CHANNELS}),
+        (DEFAULTS, {"channels": tuple(range(MAX_CHANNELS + 1))}, Problem.CHANNELS, {"n": MAX_CHANNELS}),
     ],
 )
 def test_changes_that_are_refused_say_why(

@@ -11,11 +11,11 @@ from bot.manager import MAX_TURN_TIMER, MIN_TURN_TIMER
 from cogs.wizard import _settings
 
 SAMPLE_DETAILS: dict[Problem, dict[str, object]] = {
-    Problem.ROUNDS: {"most": 10},
+    Problem.ROUNDS: {"n": 10},
     Problem.TIMER: {"low": MIN_TURN_TIMER, "high": MAX_TURN_TIMER},
     Problem.LEVEL: {"level": "godlike"},
     Problem.LANGUAGE: {"language": "xx"},
-    Problem.CHANNELS: {"most": MAX_CHANNELS},
+    Problem.CHANNELS: {"n": MAX_CHANNELS},
 }
 FULL = GuildSettings(
     options=Options(bids_may_not_add_up=True, bids_may_add_up_in_round_one=True, rounds=10, schedule="even"),
