@@ -10,14 +10,24 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from .client import make_bot
+from .client import WizardBot, make_bot
+from .logs import setup_logging
+from .metrics import Metrics, StatusServer
 from .settings import Settings, SettingsError
 from .storage import StorageError
 
 log = logging.getLogger("bot")
+
+# Discord cannot be reached: no network, DNS failing, a connection refused or timing out, Discord
+# answering 5xx. The bot says so in one line and tries again, waiting twice as long each time up
+# to a minute. (Once connected, discord.py reconnects the gateway by itself.)
+UNREACHABLE = (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError)
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MAX_SECONDS = 60.0
 
 
 def _fail(message: str) -> int:
@@ -26,21 +36,56 @@ def _fail(message: str) -> int:
 
 
 async def _run(settings: Settings, *, sync: bool) -> None:
-    async with make_bot(settings, sync_commands=sync) as bot:
-        # Ctrl-C, and the SIGTERM a host sends before a restart, close the bot cleanly. Cancelling
-        # the running task instead (asyncio.run's default for Ctrl-C) can be swallowed by the
-        # gateway's read and leave the process hanging.
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):  # not on Windows
-                loop.add_signal_handler(signum, lambda: loop.create_task(bot.close()))
-        await bot.login(settings.token)  # runs setup_hook: the cogs, the games restored from the database
-        # What exists now (modules, discord.py, the command tree: ~100,000 objects) lives as long as
-        # the process: set it aside so that full garbage collections, which pause every game, scan
-        # only what came later (200 games under load: the longest went from 77 ms to 12 ms).
-        gc.collect()
-        gc.freeze()
-        await bot.connect()
+    # Ctrl-C, and the SIGTERM a host sends before a restart, close the bot cleanly. Cancelling
+    # the running task instead (asyncio.run's default for Ctrl-C) can be swallowed by the
+    # gateway's read and leave the process hanging.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # not on Windows
+            loop.add_signal_handler(signum, stop.set)
+    metrics = Metrics()  # one set of counters for the process, whatever the start-up attempts
+    bot: WizardBot | None = None
+
+    async def health() -> str | None:
+        return "starting" if bot is None else await bot.health()
+
+    status = StatusServer(metrics, health)
+    if settings.metrics_port is not None:
+        await status.start(settings.metrics_host, settings.metrics_port)
+    try:
+        delay = RETRY_FIRST_SECONDS
+        while not stop.is_set():
+            # Each attempt is a fresh bot: a failed one is closed whole (its database too).
+            async with make_bot(settings, sync_commands=sync, metrics=metrics) as bot:
+                closer = loop.create_task(_close_on(stop, bot))
+                try:
+                    await bot.login(settings.token)  # runs setup_hook: the cogs, the games restored
+                except UNREACHABLE as error:
+                    reason = " ".join(str(error).split()) or type(error).__name__
+                    log.warning("cannot reach Discord (%s); trying again in %.0f s", reason, delay)
+                else:
+                    # What exists now (modules, discord.py, the command tree: ~100,000 objects) lives
+                    # as long as the process: set it aside so that full garbage collections, which
+                    # pause every game, scan only what came later (200 games under load: the
+                    # longest went from 77 ms to 12 ms).
+                    gc.collect()
+                    gc.freeze()
+                    await bot.connect()
+                    return
+                finally:
+                    if not stop.is_set():  # else it is closing the bot: cancelling it would cancel the close
+                        closer.cancel()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), delay)
+            delay = min(delay * 2, RETRY_MAX_SECONDS)
+    finally:
+        await status.stop()
+
+
+async def _close_on(stop: asyncio.Event, bot: WizardBot) -> None:
+    await stop.wait()
+    await bot.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings.from_env()
     except SettingsError as error:
         return _fail(str(error))
-    discord.utils.setup_logging(level=settings.log_level)
+    setup_logging(settings.log_level, settings.log_format)
     try:
         asyncio.run(_run(settings, sync=args.sync))
     except discord.LoginFailure:

@@ -13,6 +13,7 @@ from .guild_settings import GuildSettings
 from .guild_settings import load_all as load_guild_settings
 from .i18n import CatalogTranslator, t
 from .manager import GameManager
+from .metrics import Metrics
 from .settings import Settings
 from .storage import Repository, open_repository
 
@@ -52,13 +53,18 @@ class WizardTree(app_commands.CommandTree["WizardBot"]):
 class WizardBot(commands.Bot):
     """Runs Wizard games. Nothing happens at import time; `setup_hook` does the start-up work."""
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = False, **options: Any) -> None:
+    def __init__(
+        self, settings: Settings, *, sync_commands: bool = False, metrics: Metrics | None = None, **options: Any
+    ) -> None:
+        # Served on METRICS_PORT by `python -m bot`; counted whether or not anyone reads them.
+        self.metrics = metrics if metrics is not None else Metrics()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             tree_cls=WizardTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=self.metrics.http_trace(),  # every REST request, 429s and interaction answers
             **options,
         )
         self.settings = settings
@@ -74,11 +80,13 @@ class WizardBot(commands.Bot):
         # A damaged or newer database stops the bot here (StorageError) instead of being overwritten.
         # PostgreSQL at DATABASE_URL, else SQLite; with SHARD_IDS only this process's servers' games
         # are restored (the other processes restore theirs).
-        self.repository = await open_repository(self.settings)
+        self.repository = self.metrics.time_writes(await open_repository(self.settings))
         self.guild_settings = await load_guild_settings(self.repository)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        self.metrics.watch(self.manager)
         restored = await self.manager.load(self.repository)
+        self.metrics.restored.inc(len(restored))
         cog = self.get_cog("Wizard")
         if restored and cog is not None:
             cog.presenter.restore(restored)  # type: ignore[attr-defined]
@@ -95,6 +103,25 @@ class WizardBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        self.metrics.interaction_received(interaction.id)
+
+    def gateway_connected(self) -> bool:
+        """Whether the bot is logged in to the gateway now (not between a drop and the reconnect)."""
+        return self.is_ready() and not self.is_closed() and self.ws is not None and self.ws.open
+
+    async def health(self) -> str | None:
+        """None when the bot can play: the gateway connected and the database answering; else what is wrong."""
+        if not self.gateway_connected():
+            return "not connected to the Discord gateway"
+        if self.repository is None:
+            return "the database is not open yet"
+        try:
+            await self.repository.schema_version()
+        except Exception as error:  # whatever the backend raises, the database does not answer
+            return f"the database does not answer ({type(error).__name__})"
+        return None
+
     async def close(self) -> None:
         self.manager.close()
         await super().close()
@@ -109,10 +136,11 @@ class ShardedWizardBot(WizardBot, commands.AutoShardedBot):
     the database (PostgreSQL when processes share it) holds the leaderboards of all of them.
     """
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = False) -> None:
+    def __init__(self, settings: Settings, *, sync_commands: bool = False, metrics: Metrics | None = None) -> None:
         super().__init__(
             settings,
             sync_commands=sync_commands,
+            metrics=metrics,
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
@@ -127,9 +155,17 @@ class ShardedWizardBot(WizardBot, commands.AutoShardedBot):
             len(self.guilds),
         )
 
+    def gateway_connected(self) -> bool:
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(self.shards)
+            and not any(shard.is_closed() for shard in self.shards.values())
+        )
 
-def make_bot(settings: Settings, *, sync_commands: bool = False) -> WizardBot:
+
+def make_bot(settings: Settings, *, sync_commands: bool = False, metrics: Metrics | None = None) -> WizardBot:
     """A sharded bot when SHARD_COUNT is set, else a plain one (a single connection to Discord)."""
     if settings.shard_count is None:
-        return WizardBot(settings, sync_commands=sync_commands)
-    return ShardedWizardBot(settings, sync_commands=sync_commands)
+        return WizardBot(settings, sync_commands=sync_commands, metrics=metrics)
+    return ShardedWizardBot(settings, sync_commands=sync_commands, metrics=metrics)

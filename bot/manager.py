@@ -367,6 +367,9 @@ class GameManager:
     def tables(self) -> list[Table]:
         return list(self._tables.values())
 
+    def lobbies(self) -> list[Lobby]:
+        return list(self._lobbies.values())
+
     def hand(self, game_id: str, user_id: int) -> tuple[Table, Observation]:
         """A player's view of their game: their hand and the public table."""
         table = self.table(game_id)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 DEFAULT_DATABASE_PATH = "data/wizard.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+LOG_FORMATS = ("text", "json")
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -33,6 +34,9 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)
     shard_count: int | None = None  # None: no sharding (one plain connection to Discord)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all of them
+    log_format: str = "text"  # or "json": one JSON object per line
+    metrics_port: int | None = None  # None: no /metrics and /health
+    metrics_host: str = "127.0.0.1"
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of that server (and so restores its games)."""
@@ -58,6 +62,17 @@ class Settings:
         url = environ.get("DATABASE_URL", "").strip() or None
         if url is not None and not url.startswith(POSTGRES_SCHEMES):
             raise SettingsError("DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database).")
+        if url is not None and not _has_asyncpg():
+            raise SettingsError(
+                "DATABASE_URL is set but the PostgreSQL driver is not installed: "
+                "pip install -r requirements.txt, or pip install -e '.[postgres]'."
+            )
+        log_format = environ.get("LOG_FORMAT", "").strip().lower() or "text"
+        if log_format not in LOG_FORMATS:
+            raise SettingsError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
+        port_text = environ.get("METRICS_PORT", "").strip()
+        if port_text and (not port_text.isdigit() or not 0 < int(port_text) < 65536):
+            raise SettingsError(f"METRICS_PORT must be a port number (1 to 65535), not {port_text!r}.")
         count_text = environ.get("SHARD_COUNT", "").strip()
         if count_text and (not count_text.isdigit() or int(count_text) < 1):
             raise SettingsError(f"SHARD_COUNT must be a whole number of at least 1, not {count_text!r}.")
@@ -76,7 +91,19 @@ class Settings:
             database_url=url,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            log_format=log_format,
+            metrics_port=int(port_text) if port_text else None,
+            metrics_host=environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
         )
+
+
+def _has_asyncpg() -> bool:
+    """Whether the optional PostgreSQL driver (the `postgres` extra) is installed."""
+    try:
+        import asyncpg  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _shard_ids(text: str, shard_count: int | None) -> tuple[int, ...] | None:

@@ -33,11 +33,26 @@ def test_every_setting_is_read() -> None:
         ({"DISCORD_TOKEN": "  "}, "DISCORD_TOKEN is not set"),
         ({"DISCORD_TOKEN": "a", "LOG_LEVEL": "loud"}, "LOG_LEVEL"),
         ({"DISCORD_TOKEN": "a", "DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID"),
+        ({"DISCORD_TOKEN": "a", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be text or json"),
+        ({"DISCORD_TOKEN": "a", "METRICS_PORT": "http"}, "METRICS_PORT must be a port number"),
+        ({"DISCORD_TOKEN": "a", "METRICS_PORT": "70000"}, "METRICS_PORT must be a port number"),
     ],
 )
 def test_a_bad_setting_is_explained(environ: dict[str, str], complaint: str) -> None:
     with pytest.raises(SettingsError, match=complaint):
         Settings.from_env(environ)
+
+
+def test_the_service_settings_are_read() -> None:
+    environ = {"DISCORD_TOKEN": "a", "LOG_FORMAT": "JSON", "METRICS_PORT": "9100", "METRICS_HOST": "0.0.0.0"}
+    settings = Settings.from_env(environ)
+    assert (settings.log_format, settings.metrics_port, settings.metrics_host) == ("json", 9100, "0.0.0.0")
+
+
+def test_a_database_url_without_the_postgresql_driver_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # as if the `postgres` extra were not installed
+    with pytest.raises(SettingsError, match=r"the PostgreSQL driver is not installed: pip install -r requirements.txt"):
+        Settings.from_env({"DISCORD_TOKEN": "a", "DATABASE_URL": "postgresql://u@h/db"})
 
 
 def test_the_token_is_not_in_the_settings_repr() -> None:

@@ -117,6 +117,7 @@ class DiscordStandin(StandinState):
         self._sessions: dict[str, int] = {}  # session id -> last sequence
         self._session_shards: dict[str, tuple[int, int] | None] = {}  # session id -> its IDENTIFY shard
         self.resumes: int = 0
+        self.gateway_open = True  # False: the gateway refuses connections (see close_gateway)
         # Every earlier version of an edited message, for the privacy test; a load run turns it off.
         self.keep_history = True
         self._add_routes()
@@ -130,12 +131,13 @@ class DiscordStandin(StandinState):
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}{WS_PATH}"
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Listen on `port` (0: any free one); a given port lets a bot started earlier find it."""
         self.loop = asyncio.get_running_loop()
         _ = self.cond
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         server = site._server
         assert server is not None
@@ -936,7 +938,18 @@ class DiscordStandin(StandinState):
             await self._send(conn, {"op": 7, "d": None})
         await self.changed()
 
+    async def close_gateway(self) -> None:
+        """The gateway goes down: connections are dropped (1001) and new ones refused until `open_gateway`."""
+        self.gateway_open = False
+        for conn in list(self.conns):
+            await conn.ws.close(code=1001)
+
+    def open_gateway(self) -> None:
+        self.gateway_open = True
+
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if not self.gateway_open:
+            return web.Response(status=503, text="gateway down")
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         conn = GatewayConn(ws)
