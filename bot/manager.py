@@ -128,9 +128,8 @@ class Table:
     # Why the game waits, as the presentation layer put it (the permissions it lacks in the
     # channel to show the game); empty while it runs. Not stored: it is found again after a restart.
     paused_for: tuple[str, ...] = ()
-    # How many rounds' score pads the channel shows (None: a game restored from before this was
-    # stored, taken as all shown).
-    pads_shown: int | None = 0
+    # How many rounds' score pads the channel shows.
+    pads_shown: int = 0
     _brains: dict[tuple[int, str], ai.Player] = field(default_factory=dict, repr=False)
     _timers: list[asyncio.TimerHandle] = field(default_factory=list, repr=False)
 
@@ -314,7 +313,8 @@ class GameManager:
             table_message_id=record.table_message_id,
             table_round=record.table_round,
             turn_deadline=record.turn_deadline,
-            pads_shown=record.pads_shown,
+            # A game from before this was stored (None) is taken to have shown its pads so far.
+            pads_shown=len(game.history) if record.pads_shown is None else record.pads_shown,
         )
         for seat in record.seats:
             if seat.missed:

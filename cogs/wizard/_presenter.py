@@ -462,8 +462,6 @@ class _Feed:
         """Post the score pads of the rounds played whose pads the channel has not shown yet, in order
         (normally the round just over; after a crash or a refused request, those it cut off)."""
         table = self.table
-        if table.pads_shown is None:
-            return  # a game from before this was stored: taken as shown
         for position in range(table.pads_shown + 1, len(table.game.history) + 1):
             result = table.game.history[position - 1]
             embed = _render.summary_embed(table, result, self.locale)

@@ -594,3 +594,17 @@ async def test_message_ids_noted_while_the_bot_shuts_down_are_not_written(site: 
     await boot.manager.set_hand_message(table, table.players[0].user_id, 93, 94)
     assert await boot.manager.mark_dm_closed(table, table.players[1].user_id)
     assert (lobby.message_id, table.table_message_id) == (91, 92)
+
+
+@sqlite_only
+async def test_a_game_from_before_shown_pads_were_stored_is_taken_to_have_shown_its_pads(site: Site) -> None:
+    first = await site.boot()
+    table = await start_with(first.manager, 3)
+    await play(first.manager, table, random.Random(5), [], lambda game: game.round == 3)
+    poke(site.path, "UPDATE games SET pads_shown = NULL")  # as migration 0004 leaves a running game
+
+    second = await site.restart(first)
+
+    [restored] = second.restored
+    # Its pads so far are not owed again; the ones of the rounds still to come will be.
+    assert restored.pads_shown == len(restored.game.history) == 2
