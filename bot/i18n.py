@@ -2,10 +2,10 @@
 
 The texts live in gettext catalogs, one per language: ``bot/locales/<lang>/LC_MESSAGES/messages.po``.
 The message ids are the keys used in the code (``"table.title"``); English is a catalog like the
-others, so its wording can change without touching any other catalog. At import the catalogs are
-read with Babel and compiled in memory (no ``.mo`` files are kept), and plural texts are chosen
-with the plural formula in each catalog's header, so Czech, Polish and Russian get their three
-forms (1 lew, 2 lewy, 5 lew). Anything a catalog lacks falls back to English.
+others, so its wording can change without touching any other catalog. Each catalog is read with
+Babel and compiled in memory the first time its language is needed (no ``.mo`` files are kept),
+and plural texts are chosen with the plural formula in each catalog's header, so Czech, Polish and
+Russian get their three forms (1 lew, 2 lewy, 5 lew). Anything a catalog lacks falls back to English.
 
 Slash commands are localised too: `command_text` marks a command's text for discord.py, and
 `CatalogTranslator` gives Discord that text in each language when the commands are synced.
@@ -53,26 +53,38 @@ def _compile(catalog: Catalog) -> Translations:
     return Translations(mo, domain=DOMAIN)
 
 
-def _load() -> tuple[dict[str, Translations], dict[str, bool]]:
+# The catalogs found, English first. Each is read and compiled the first time a text of its language
+# is needed: parsing all six at start-up was a tenth of the time it took to import the bot.
+LANGUAGES = (
+    ENGLISH,
+    *sorted(
+        path.parent.parent.name
+        for path in LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")
+        if path.parent.parent.name != ENGLISH
+    ),
+)
+
+
+@functools.cache
+def _english() -> tuple[Translations, dict[str, bool]]:
+    """The English catalog compiled, and which keys exist and which of them are plural texts."""
     english = read_catalog(ENGLISH)
-    # Which keys exist, and which of them are plural texts, is what the English catalog says.
     kinds: dict[str, bool] = {}
     for message in english:
         if message.id:
             kinds[str(message.id[0] if message.pluralizable else message.id)] = message.pluralizable
-    fallback = _compile(english)
-    loaded = {ENGLISH: fallback}
-    for path in sorted(LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
-        language = path.parent.parent.name
-        if language != ENGLISH:
-            translations = _compile(read_catalog(language))
-            translations.add_fallback(fallback)
-            loaded[language] = translations
-    return loaded, kinds
+    return _compile(english), kinds
 
 
-_TRANSLATIONS, _KINDS = _load()
-LANGUAGES = tuple(_TRANSLATIONS)  # the catalogs found, English first
+@functools.cache
+def _translations(language: str) -> Translations:
+    """A language's catalog compiled, falling back to English for anything it lacks."""
+    fallback, _ = _english()
+    if language == ENGLISH:
+        return fallback
+    compiled = _compile(read_catalog(language))
+    compiled.add_fallback(fallback)
+    return compiled
 
 
 @functools.lru_cache(maxsize=128)
@@ -81,19 +93,19 @@ def language_of(locale: str | None) -> str:
     if not locale:
         return ENGLISH
     tag = str(locale).replace("-", "_")
-    if tag in _TRANSLATIONS:
+    if tag in LANGUAGES:
         return tag
     language = tag.split("_")[0].lower()
-    return language if language in _TRANSLATIONS else ENGLISH
+    return language if language in LANGUAGES else ENGLISH
 
 
 def translations(locale: str | None) -> Translations:
     """The compiled catalog used for `locale` (its `plural` function is the catalog's formula)."""
-    return _TRANSLATIONS[language_of(locale)]
+    return _translations(language_of(locale))
 
 
 def _check(key: str, plural: bool) -> None:
-    kind = _KINDS.get(key)
+    kind = _english()[1].get(key)
     if kind is None:
         raise KeyError(f"{key} is not in the English catalog ({catalog_path(ENGLISH)})")
     if kind and not plural:
@@ -120,9 +132,10 @@ def tn(locale: str | None, key: str, n: int, /, **params: object) -> str:
 
 def is_plural(key: str) -> bool:
     """Whether `key` is a plural text (rendered with `tn`), as the English catalog says."""
-    if key not in _KINDS:
+    kinds = _english()[1]
+    if key not in kinds:
         raise KeyError(f"{key} is not in the English catalog ({catalog_path(ENGLISH)})")
-    return _KINDS[key]
+    return kinds[key]
 
 
 def text(locale: str | None, key: str, /, **params: object) -> str:
