@@ -17,7 +17,7 @@ from bot.engine import Game, Options
 from bot.manager import GameManager, Table
 from tests.e2e._play import Recorder, latest_hand, reply_text, start_game, table_message
 from tests.e2e.conftest import GAME_SEED, World
-from tests.e2e.standin import StoredMessage, run_bot
+from tests.e2e.standin import StoredMessage, User, run_bot
 
 # The channel permissions a game needs, as Discord's settings (and the bot's refusal) name them.
 NEEDED = {
@@ -31,6 +31,20 @@ NEEDED = {
 def refused_requests(world: World) -> list[str]:
     """Every request of the bot that Discord would have refused for its permissions."""
     return [f"{c.method} {c.path} -> {c.status}" for c in world.standin.rest_log if c.status == 403]
+
+
+async def click_while_waiting(world: World, table: Table, seats: list[User]) -> str:
+    """The player to move clicks a move on their DM hand; the private answer, the game unchanged."""
+    moves = list(table.game.log)
+    player = table.player_to_move()
+    assert player is not None
+    user = next(u for u in seats if u.id == player.user_id)
+    hand = latest_hand(world, user)
+    assert hand is not None
+    move = next(b for b in hand.buttons() if not b.get("disabled"))
+    text = await reply_text(await world.driver.click(user, hand, str(move["custom_id"])), user)
+    assert table.game.log == moves
+    return text
 
 
 def finals(world: World) -> list[StoredMessage]:
@@ -110,17 +124,9 @@ async def test_a_game_waits_while_a_permission_is_missing_and_goes_on_when_it_is
     # The move is kept; the table cannot show it, so the game waits.
     await recorder.step()
     await world.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the game to wait")
-    moves = list(table.game.log)
-    player = table.player_to_move()
-    assert player is not None
-    user = next(u for u in seats if u.id == player.user_id)
-    hand = latest_hand(world, user)
-    assert hand is not None
-    move = next(b for b in hand.buttons() if not b.get("disabled"))
-    text = await reply_text(await world.driver.click(user, hand, str(move["custom_id"])), user)
+    text = await click_while_waiting(world, table, seats)
     assert f"I'm missing **{NEEDED[permission]}** there" in text
     assert "Every move so far is saved" in text
-    assert table.game.log == moves
     assert refused_requests(world) == []
 
     # Granted again: the table catches up and the game is played to its end, shown once.
@@ -216,13 +222,7 @@ async def test_a_game_restored_where_a_permission_is_missing_waits_and_goes_on(w
         restored = bot.manager.table(table.id)
         presenter = bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
         await world.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the restored game to wait")
-        player = restored.player_to_move()
-        assert player is not None
-        user = next(u for u in seats if u.id == player.user_id)
-        hand = latest_hand(again, user)
-        assert hand is not None
-        move = next(b for b in hand.buttons() if not b.get("disabled"))
-        text = await reply_text(await world.driver.click(user, hand, str(move["custom_id"])), user)
+        text = await click_while_waiting(again, restored, seats)
         assert "I'm missing **Send Messages** there" in text
         assert refused_requests(world) == []
 
