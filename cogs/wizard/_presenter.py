@@ -9,6 +9,7 @@ so a burst of moves costs one edit.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import io
 import logging
 from collections import deque
@@ -547,6 +548,7 @@ class _Feed:
                 else:
                     dm = await self.bot.create_dm(discord.Object(player.user_id))
                 nonce = self._nonce(f"h{table.game.round_position}")
+                sent_at = discord.utils.utcnow()
                 message = await dm.send(embed=embed, view=view or discord.utils.MISSING, nonce=nonce)
             except discord.Forbidden as error:
                 if error.code == CLOSED_DMS:
@@ -561,9 +563,10 @@ class _Feed:
                 failed = True
                 continue
             await self.bot.manager.set_hand_message(table, player.user_id, message.channel.id, message.id)
-            if attempt:
-                # Sent again: Discord may have answered with the message of the first try (the nonce),
-                # as it was then or as a click has changed it since. Drawn afresh below.
+            if attempt or not _made_now(message, sent_at):
+                # Discord answered with the message an earlier try made (the nonce: a retry, or a
+                # post whose answer a crash cut off), as it was then or as a click has changed it
+                # since: it is drawn afresh below.
                 self.hand_shown.pop(player.user_id, None)
                 dealt |= {seat}
             else:
@@ -626,6 +629,15 @@ class _Feed:
             where = self.table.hand_messages.get(player.user_id)
             if where is not None and self.hand_shown.get(player.user_id) is not _RETIRED:
                 await self._retire_hand(*where[:2])
+
+
+# How far Discord's clock may be behind ours when it stamps a message we just sent.
+CLOCK_SKEW = datetime.timedelta(seconds=2)
+
+
+def _made_now(message: discord.Message, sent_at: datetime.datetime) -> bool:
+    """Whether `message` is the one a send made just now, not one a nonce returned from before."""
+    return message.edited_at is None and message.created_at >= sent_at - CLOCK_SKEW
 
 
 def _shown(embed: discord.Embed, view: discord.ui.View | None) -> object:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
+from bot.client import WizardBot
 from bot.engine import Game, Options, Phase
 from bot.i18n import card_name
-from bot.manager import Table
+from bot.manager import GameManager, Table
 from tests.e2e._play import (
     Recorder,
     action_buttons,
@@ -20,7 +22,7 @@ from tests.e2e._play import (
     table_message,
 )
 from tests.e2e.conftest import GAME_SEED, World
-from tests.e2e.standin import StoredMessage, User
+from tests.e2e.standin import StoredMessage, User, run_bot
 
 NOT_YOUR_TURN = "It's not your turn."
 NOT_IN_GAME = "You are not playing in this game."
@@ -315,3 +317,48 @@ async def test_a_dm_hand_whose_post_was_dropped_arrives_once(world: World, proce
     )
     assert dropped.hits == 1
     assert [m.id for m in world.driver.dm_view(first) if "round 2 of 20" in m.text()] == [hand.id]
+
+
+def seed_bidding_at_once_in_round_two() -> int:
+    """The first seed from GAME_SEED whose round 2 turns up no Wizard: bidding starts with the deal."""
+    for seed in range(GAME_SEED, GAME_SEED + 1000):
+        game = Game(3, seed, Options(rounds=2))
+        while game.round == 1:
+            game.apply(game.legal_actions()[0])
+        if game.turned_up is None or not game.turned_up.is_wizard:
+            return seed
+    raise AssertionError("no such seed")
+
+
+async def test_a_hand_a_restart_sends_again_is_redrawn_if_a_click_changed_it_meanwhile(world: World) -> None:
+    """The bot dies while a player's new hand is being posted; Discord made it. The player clicks a
+    bid on it before the restarted bot draws the round again; its nonce then returns that message as
+    the click left it (no card playable), not as drawn: it must be drawn again, or the player could
+    never play."""
+    world.bot.manager._seed_source = lambda: seed_bidding_at_once_in_round_two()
+    seats = world.people[:3]
+    table = await start_game(world, seats, rounds=2)
+    recorder = Recorder(world, seats, mistakes=0.0)
+    bidder = seats[(table.game.dealer + 2) % 3]  # the first to bid in round 2
+    dm = world.standin.dm_channel_for(bidder)
+    await world.standin.wait_for(lambda: latest_hand(world, bidder), 5, "the round 1 hand")
+    first = world.standin.hold("POST", rf"/channels/{dm.id}/messages$")
+    await recorder.play_until(lambda: table.game.round == 2)
+    await world.standin.wait_for(lambda: first.hits == 1, 5, "the round 2 hand in flight")
+    await world.runner.stop()
+    first.release()  # Discord makes the message; the bot never hears of it
+    made = await world.standin.wait_for(
+        lambda: (m := latest_hand(world, bidder)) and "round 2 of 2" in m.text() and m, 5, "the hand made"
+    )
+    # The restarted bot shows the round: the table first (held here), then the hands.
+    table_edit = world.standin.hold("PATCH", rf"/channels/{world.channel.id}/messages/{table.table_message_id}$")
+    bot = WizardBot(world.bot.settings)
+    bot.manager = GameManager(seed_source=lambda: GAME_SEED, computer_pace=0.0)
+    async with run_bot(world.standin, bot, capture_loggers=("discord", "bot", "cogs")) as runner:
+        again = dataclasses.replace(world, bot=bot, runner=runner)
+        await world.standin.wait_for(lambda: table_edit.hits == 1, 5, "the restarted bot's table edit")
+        bid = next(b for b in action_buttons(made))
+        await (await world.driver.click(bidder, made, str(bid["custom_id"]))).wait_acked(3)
+        table_edit.release()
+        restored = bot.manager.table(table.id)
+        await Recorder(again, seats, mistakes=0.0).play_until(lambda: restored.game.is_over)
