@@ -252,7 +252,7 @@ class GameManager:
         """Use `repository` from now on, and restore the lobbies and games it holds.
 
         Returns the restored games, whose messages the presentation layer then refreshes, and the
-        finished games whose end the channel has not been shown yet (a crash came first).
+        ended games whose ending the channel has not been shown yet (a crash came first).
         """
         self.repository = repository
         tables = []
@@ -261,8 +261,11 @@ class GameManager:
                 if record.status == "lobby":
                     self._restore_lobby(record)
                     continue
-                if record.status == "finished":
-                    tables.append(self._restore_table(record, playing=False))
+                if record.status in ("finished", "stopped"):
+                    # Its ending was not shown before the restart: restored to be shown, not played.
+                    ended = self._restore_table(record, playing=False)
+                    ended.stopped = record.status == "stopped"
+                    tables.append(ended)
                     continue
                 table = self._restore_table(record)
                 if table.game.is_over:
@@ -947,7 +950,7 @@ class GameManager:
             await repository.set_pads_shown(table.id, count)
 
     async def set_final_message(self, table: Table, message_id: int) -> None:
-        """Remember that the channel shows the finished game's final standings."""
+        """Remember that the channel shows how the game ended (its standings, or its closed table)."""
         repository = self._bookkeeping
         if repository is not None:
             await repository.set_final_message(table.id, message_id)

@@ -81,7 +81,8 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     actions: tuple[tuple[int, dict[str, Any]], ...]  # (seat, action JSON) in order
     # What the channel has been shown: the score pads of this many rounds (None: a game from before
-    # this was stored, taken as all shown), and the final standings' message (None while owed).
+    # this was stored, taken as all shown), and the message that shows how the game ended (the
+    # standings, or the closed table of a stopped game; None while owed).
     pads_shown: int | None = None
     final_message_id: int | None = None
 
@@ -256,7 +257,7 @@ class Repository(abc.ABC):
 
     @abc.abstractmethod
     async def set_final_message(self, game_id: str, message_id: int) -> None:
-        """Note that a finished game's final standings are posted, in `message_id`."""
+        """Note that the message showing how a game ended (`message_id`) is shown."""
 
     @abc.abstractmethod
     async def stop_game(self, game_id: str) -> None: ...
@@ -264,7 +265,7 @@ class Repository(abc.ABC):
     @abc.abstractmethod
     async def open_games(self) -> list[GameRecord]:
         """Every lobby and running game (of the servers `restores`), with seats and actions: what a restart
-        restores; and every finished game whose final standings are still owed to its channel."""
+        restores; and every ended game whose ending (standings, or closed table) is still owed to its channel."""
 
     @abc.abstractmethod
     async def load_game(self, game_id: str) -> GameRecord | None:

@@ -244,7 +244,7 @@ class PostgresRepository(Repository):
         async with self._pool.acquire() as db:
             games = await db.fetch(
                 "SELECT * FROM games WHERE status IN ('lobby', 'running')"
-                " OR (status = 'finished' AND final_message_id IS NULL) ORDER BY created_at, id"
+                " OR (status IN ('finished', 'stopped') AND final_message_id IS NULL) ORDER BY created_at, id"
             )
             return [await self._record(db, game) for game in games if self.restores(game["guild_id"])]
 

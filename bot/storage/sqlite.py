@@ -350,7 +350,7 @@ class SQLiteRepository(Repository):
         """Every lobby and running game, with its seats and actions: what a restart restores."""
         async with self._db.execute(
             "SELECT * FROM games WHERE status IN ('lobby', 'running')"
-            " OR (status = 'finished' AND final_message_id IS NULL) ORDER BY created_at"
+            " OR (status IN ('finished', 'stopped') AND final_message_id IS NULL) ORDER BY created_at"
         ) as cursor:
             games = await cursor.fetchall()
         return [await self._record(game) for game in games if self.restores(game["guild_id"])]

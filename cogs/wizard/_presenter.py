@@ -202,7 +202,9 @@ class Presenter:
         for table in tables:
             feed = self.feed(table)
             game = table.game
-            if game.is_over:
+            if table.stopped:
+                feed.push(_Stopped(None))
+            elif game.is_over:
                 feed.push(_RoundEnd(game.history[-1], game.tricks[-1]))
                 feed.push(_Final())
             else:
@@ -621,8 +623,9 @@ class _Feed:
     async def _stop(self, by: Player | None, reason: str) -> None:
         await self._edit_table(embed=_render.closed_table_embed(self.table, self.locale, stopped_by=by), view=None)
         if reason == "abandoned":
-            await self.channel.send(t(self.locale, "table.abandoned"))
+            await self.channel.send(t(self.locale, "table.abandoned"), nonce=self._nonce("x"))
         await self._retire_all_hands()
+        await self.bot.manager.set_final_message(self.table, self.table.table_message_id or 0)
 
     async def _retire_all_hands(self) -> None:
         for player in self.table.players:

@@ -321,9 +321,13 @@ def round_over_embed(table: Table, result: RoundResult, last: TrickResult, local
 
 
 def closed_table_embed(table: Table, locale: str | None, *, stopped_by: Player | None) -> discord.Embed:
+    """The table of a game that ended early: who stopped it, or (it ended itself, or who stopped it
+    is not known after a restart) that it is over; never whose turn it was."""
     embed = table_embed(table, locale)
     if stopped_by is not None:
         embed.set_footer(text=t(locale, "table.stopped", name=stopped_by.name))
+    else:
+        embed.set_footer(text=t(locale, "table.game_over"))
     return embed
 
 

@@ -199,3 +199,32 @@ async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
         for person in people:
             hands = [m.embeds[0]["title"] for m in driver.dm_view(person) if "Your hand" in m.text()]
             assert hands == ["Your hand — round 1 of 2", "Your hand — round 2 of 2"], person.name
+
+
+@pytest.mark.parametrize("processed", [False, True], ids=["edit-lost", "edit-made"])
+async def test_a_game_stopped_as_the_bot_dies_gets_its_table_closed_after_the_restart(
+    tmp_path: Path, processed: bool
+) -> None:
+    async with DiscordStandin() as standin:
+        channel, people = three_people(standin)
+        driver = Driver(standin)
+        bot = Bot(standin, tmp_path, channel.guild_id or 0)
+        try:
+            await bot.start()
+            await open_game(driver, channel, people)
+            players = Players(standin, driver, channel, people)
+            await players.move()
+            (table,) = [m for m in driver.channel_view(channel) if has_hand_button(m)]
+            held = standin.hold("PATCH", rf"/channels/{channel.id}/messages/{table.id}$")
+            stop = await driver.slash(people[0], channel, "wizard stop")
+            assert "stopped by Alice" in (await stop.wait_response()).text()
+            await standin.wait_for(lambda: held.hits == 1, 10, "the closed table's edit in flight")
+            await bot.kill()
+            if processed:
+                held.release()  # Discord closed the table; the bot never heard
+            await bot.start()
+            await standin.wait_for(lambda: not has_hand_button(table), 30, "the table closed")
+        finally:
+            await bot.stop()
+        assert "The game is over." in table.text() or "stopped by Alice" in table.text()
+        assert [m for m in driver.channel_view(channel) if has_hand_button(m)] == []

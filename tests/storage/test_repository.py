@@ -6,7 +6,7 @@ import hashlib
 import random
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -317,6 +317,7 @@ async def end_by_closing(repository: Repository, game_id: str) -> None:
 async def end_by_stopping(repository: Repository, game_id: str) -> None:
     await repository.start_game(game_id, 7)
     await repository.stop_game(game_id)
+    await repository.set_final_message(game_id, 9001)  # the channel has been shown its closed table
 
 
 async def end_by_finishing(repository: Repository, game_id: str) -> None:
@@ -339,12 +340,23 @@ async def test_ended_games_are_not_open(repository: Repository, end: Callable[[R
     assert sorted(game.id for game in await repository.open_games()) == ["playing", "waiting"]
 
 
-async def test_a_finished_game_is_open_until_its_standings_are_shown(repository: Repository) -> None:
+async def finish(repository: Repository, game_id: str) -> None:
+    await repository.record_finished(game_id, GUILD, [final_seat(0, ANN, [(1, 0, 0, 20)])], None)
+
+
+async def stop(repository: Repository, game_id: str) -> None:
+    await repository.stop_game(game_id)
+
+
+@pytest.mark.parametrize(("end", "status"), [(finish, "finished"), (stop, "stopped")])
+async def test_an_ended_game_is_open_until_its_ending_is_shown(
+    repository: Repository, end: Callable[[Repository, str], Awaitable[None]], status: str
+) -> None:
     await running_game(repository, "g1", [ANN, BO, CY])
-    await repository.record_finished("g1", GUILD, [final_seat(0, ANN, [(1, 0, 0, 20)])], None)
+    await end(repository, "g1")
 
     [owed] = await repository.open_games()
-    assert (owed.id, owed.status, owed.final_message_id) == ("g1", "finished", None)
+    assert (owed.id, owed.status, owed.final_message_id) == ("g1", status, None)
 
     await repository.set_final_message("g1", 9001)
     assert await repository.open_games() == []

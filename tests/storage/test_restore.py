@@ -420,7 +420,8 @@ async def test_a_stopped_game_is_not_counted(site: Site) -> None:
     assert [await boot.repository.player_stats(GUILD, player.user_id) for player in table.players] == [None] * 3
     assert peek(site.path, "SELECT count(*) FROM results") == [(0,)]
     assert peek(site.path, "SELECT status FROM games WHERE id = ?", (table.id,)) == [("stopped",)]
-    assert await boot.repository.open_games() == []
+    # Open again only as an ending to show (no presentation layer has shown its closed table here).
+    assert [(game.id, game.status) for game in await boot.repository.open_games()] == [(table.id, "stopped")]
 
 
 # -- failed writes ---------------------------------------------------------------------------
@@ -608,3 +609,17 @@ async def test_a_game_from_before_shown_pads_were_stored_is_taken_to_have_shown_
     [restored] = second.restored
     # Its pads so far are not owed again; the ones of the rounds still to come will be.
     assert restored.pads_shown == len(restored.game.history) == 2
+
+
+async def test_a_stopped_game_whose_closed_table_is_owed_comes_back_to_be_shown(site: Site) -> None:
+    first = await site.boot()
+    table = await start_with(first.manager, 3)
+    await first.manager.stop(table.id, table.host_id, is_moderator=False)
+
+    second = await site.restart(first)
+
+    [owed] = second.restored
+    assert (owed.id, owed.stopped) == (table.id, True)
+    assert second.manager.in_channel(CHANNEL) is None  # the channel is free
+    await second.manager.set_final_message(owed, 9001)
+    assert (await site.restart(second)).restored == []
