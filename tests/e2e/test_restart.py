@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import sqlite3
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +18,7 @@ from bot.engine import Action, Game, Options, action_from_json
 from cogs.wizard import _ids
 from tests.e2e._play import Players, has_hand_button, messages_of, mover_on_table, open_game, three_people
 from tests.e2e._process import launch
-from tests.e2e.standin import DiscordStandin, Driver, StoredMessage, User
+from tests.e2e.standin import Channel, DiscordStandin, Driver, StoredMessage, User
 
 PLAYERS = 3
 KILLS = 8  # spread over the game's 270 moves
@@ -51,6 +55,33 @@ class Bot:
         self.log.close()
 
 
+@dataclass
+class Run:
+    """A game of three people against the bot process, as `bot_with_a_game` starts it."""
+
+    standin: DiscordStandin
+    driver: Driver
+    channel: Channel
+    people: list[User]
+    bot: Bot
+
+
+@contextlib.asynccontextmanager
+async def bot_with_a_game(folder: Path, **options: Any) -> AsyncIterator[Run]:
+    """The stand-in, three people, the bot process started, and a game of theirs under way; the bot
+    is stopped at the end (the stand-in's record of what everyone saw stays readable)."""
+    async with DiscordStandin() as standin:
+        channel, people = three_people(standin)
+        driver = Driver(standin)
+        bot = Bot(standin, folder, channel.guild_id or 0)
+        try:
+            await bot.start()
+            await open_game(driver, channel, people, **options)
+            yield Run(standin, driver, channel, people, bot)
+        finally:
+            await bot.stop()
+
+
 def stored_game(path: Path) -> tuple[int, list[tuple[int, Action]]]:
     """The seed and the action log the bot committed."""
     with sqlite3.connect(path) as db:
@@ -64,67 +95,58 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
     kill_after = set(rng.sample(range(3, 260), KILLS))
     # Half the kills come the moment a click is sent, before the bot could answer it.
     unanswered = set(rng.sample(sorted(kill_after), KILLS // 2))
-    async with DiscordStandin() as standin:
-        channel, people = three_people(standin)
-        driver = Driver(standin)
-        bot = Bot(standin, tmp_path, channel.guild_id or 0)
-        try:
-            await bot.start()
-            await open_game(driver, channel, people)
+    async with bot_with_a_game(tmp_path) as run:
+        standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
 
-            # Whose turn it is, the players read on the table, once it changed after their last click
-            # (every DM keeps its buttons enabled while the others play).
-            seen: tuple[int, int] | None = None
+        # Whose turn it is, the players read on the table, once it changed after their last click
+        # (every DM keeps its buttons enabled while the others play).
+        seen: tuple[int, int] | None = None
 
-            def whose_turn() -> tuple[User, StoredMessage, list[str]] | None:
-                tables = [m for m in driver.channel_view(channel) if has_hand_button(m)]
-                if not tables or (tables[-1].id, tables[-1].edits) == seen:
-                    return None
-                hands = [
-                    ([m for m in driver.dm_view(user) if "Your hand" in m.text()] or [None])[-1] for user in people
-                ]
-                found = mover_on_table(
-                    tables[-1], [(u.global_name or u.name, h) for u, h in zip(people, hands, strict=True)]
-                )
-                if found is None:
-                    return None
-                index, moves = found
-                hand = hands[index]
-                assert hand is not None
-                return people[index], hand, moves
+        def whose_turn() -> tuple[User, StoredMessage, list[str]] | None:
+            tables = [m for m in driver.channel_view(channel) if has_hand_button(m)]
+            if not tables or (tables[-1].id, tables[-1].edits) == seen:
+                return None
+            hands = [([m for m in driver.dm_view(user) if "Your hand" in m.text()] or [None])[-1] for user in people]
+            found = mover_on_table(
+                tables[-1], [(u.global_name or u.name, h) for u, h in zip(people, hands, strict=True)]
+            )
+            if found is None:
+                return None
+            index, moves = found
+            hand = hands[index]
+            assert hand is not None
+            return people[index], hand, moves
 
-            def finished() -> bool:
-                return any("Final standings" in m.text() for m in driver.channel_view(channel))
+        def finished() -> bool:
+            return any("Final standings" in m.text() for m in driver.channel_view(channel))
 
-            accepted: list[tuple[int, Action]] = []  # moves the bot confirmed
-            unconfirmed: list[tuple[int, Action]] = []  # moves sent just before a kill
-            clicks = 0
-            while not finished():
-                found = await standin.wait_for(lambda: whose_turn() or finished(), timeout=30, what="a move")
-                if found is True:
-                    break
-                user, message, moves = found
-                custom_id = rng.choice(moves)
-                tables = [m for m in driver.channel_view(channel) if has_hand_button(m)]
-                seen = (tables[-1].id, tables[-1].edits)
-                button = _ids.parse(custom_id)
-                assert isinstance(button, _ids.ActionId)
-                move = (people.index(user), button.action)
-                record = await driver.click(user, message, custom_id)
-                clicks += 1
-                if clicks in unanswered:
-                    unconfirmed.append(move)
-                    await bot.kill()
-                    await bot.start()
-                    continue
-                await record.wait_acked(10)
-                if record.callback_types[0] == 7:  # the hand message was updated: the move was taken
-                    accepted.append(move)
-                if clicks in kill_after:
-                    await bot.kill()
-                    await bot.start()
-        finally:
-            await bot.stop()
+        accepted: list[tuple[int, Action]] = []  # moves the bot confirmed
+        unconfirmed: list[tuple[int, Action]] = []  # moves sent just before a kill
+        clicks = 0
+        while not finished():
+            found = await standin.wait_for(lambda: whose_turn() or finished(), timeout=30, what="a move")
+            if found is True:
+                break
+            user, message, moves = found
+            custom_id = rng.choice(moves)
+            tables = [m for m in driver.channel_view(channel) if has_hand_button(m)]
+            seen = (tables[-1].id, tables[-1].edits)
+            button = _ids.parse(custom_id)
+            assert isinstance(button, _ids.ActionId)
+            move = (people.index(user), button.action)
+            record = await driver.click(user, message, custom_id)
+            clicks += 1
+            if clicks in unanswered:
+                unconfirmed.append(move)
+                await bot.kill()
+                await bot.start()
+                continue
+            await record.wait_acked(10)
+            if record.callback_types[0] == 7:  # the hand message was updated: the move was taken
+                accepted.append(move)
+            if clicks in kill_after:
+                await bot.kill()
+                await bot.start()
 
     seed, log = stored_game(tmp_path / "wizard.db")
     replay = Game.replay(PLAYERS, seed, Options(), log)
@@ -166,30 +188,23 @@ async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
     """The bot is killed while a post is in flight: the post either never reached Discord, or did and
     only its answer was lost. After the restart the channel and the DMs hold exactly what a run
     without the kill holds: every score pad, table, hand and the standings, once."""
-    async with DiscordStandin() as standin:
-        channel, people = three_people(standin)
-        driver = Driver(standin)
-        bot = Bot(standin, tmp_path, channel.guild_id or 0)
-        try:
-            await bot.start()
-            await open_game(driver, channel, people, rounds=2)
-            players = Players(standin, driver, channel, people)
-            while await players.move(before_card=card):
-                pass
-            target = channel if where == "channel" else standin.dm_channel_for(people[1])
-            held = standin.hold("POST", rf"/channels/{target.id}/messages$", skip=skip)
-            assert await players.move(answered=False)
-            await standin.wait_for(lambda: held.hits == 1, 10, "the post in flight")
-            await bot.kill()
-            if processed:
-                posts = len(standin.rest_calls("POST"))
-                held.release()  # Discord makes the message; the bot never hears of it
-                await standin.wait_for(lambda: len(standin.rest_calls("POST")) > posts, 5, "the held post made")
-            await bot.start()
-            while await players.move():
-                pass
-        finally:
-            await bot.stop()
+    async with bot_with_a_game(tmp_path, rounds=2) as run:
+        standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
+        players = Players(standin, driver, channel, people)
+        while await players.move(before_card=card):
+            pass
+        target = channel if where == "channel" else standin.dm_channel_for(people[1])
+        held = standin.hold("POST", rf"/channels/{target.id}/messages$", skip=skip)
+        assert await players.move(answered=False)
+        await standin.wait_for(lambda: held.hits == 1, 10, "the post in flight")
+        await bot.kill()
+        if processed:
+            posts = len(standin.rest_calls("POST"))
+            held.release()  # Discord makes the message; the bot never hears of it
+            await standin.wait_for(lambda: len(standin.rest_calls("POST")) > posts, 5, "the held post made")
+        await bot.start()
+        while await players.move():
+            pass
         pads = [m.embeds[0]["title"] for m in messages_of(driver, channel, "— results")]
         assert pads == ["Round 1 of 2 — results", "Round 2 of 2 — results"]
         assert len(messages_of(driver, channel, "Final standings")) == 1
@@ -205,26 +220,19 @@ async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
 async def test_a_game_stopped_as_the_bot_dies_gets_its_table_closed_after_the_restart(
     tmp_path: Path, processed: bool
 ) -> None:
-    async with DiscordStandin() as standin:
-        channel, people = three_people(standin)
-        driver = Driver(standin)
-        bot = Bot(standin, tmp_path, channel.guild_id or 0)
-        try:
-            await bot.start()
-            await open_game(driver, channel, people)
-            players = Players(standin, driver, channel, people)
-            await players.move()
-            (table,) = [m for m in driver.channel_view(channel) if has_hand_button(m)]
-            held = standin.hold("PATCH", rf"/channels/{channel.id}/messages/{table.id}$")
-            stop = await driver.slash(people[0], channel, "wizard stop")
-            assert "stopped by Alice" in (await stop.wait_response()).text()
-            await standin.wait_for(lambda: held.hits == 1, 10, "the closed table's edit in flight")
-            await bot.kill()
-            if processed:
-                held.release()  # Discord closed the table; the bot never heard
-            await bot.start()
-            await standin.wait_for(lambda: not has_hand_button(table), 30, "the table closed")
-        finally:
-            await bot.stop()
+    async with bot_with_a_game(tmp_path) as run:
+        standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
+        players = Players(standin, driver, channel, people)
+        await players.move()
+        (table,) = [m for m in driver.channel_view(channel) if has_hand_button(m)]
+        held = standin.hold("PATCH", rf"/channels/{channel.id}/messages/{table.id}$")
+        stop = await driver.slash(people[0], channel, "wizard stop")
+        assert "stopped by Alice" in (await stop.wait_response()).text()
+        await standin.wait_for(lambda: held.hits == 1, 10, "the closed table's edit in flight")
+        await bot.kill()
+        if processed:
+            held.release()  # Discord closed the table; the bot never heard
+        await bot.start()
+        await standin.wait_for(lambda: not has_hand_button(table), 30, "the table closed")
         assert "The game is over." in table.text() or "stopped by Alice" in table.text()
         assert [m for m in driver.channel_view(channel) if has_hand_button(m)] == []
