@@ -224,9 +224,10 @@ class Presenter:
         """Discord said a server's channels, roles or the bot's own roles changed: every game there
         that waits for a permission looks again (in the cache those events just updated)."""
         for feed in list(self._feeds.values()):
-            if feed.table.guild_id == guild_id:
-                feed.cache_stale = False
-            if feed.blocked and feed.table.guild_id == guild_id:
+            if feed.table.guild_id != guild_id:
+                continue
+            feed.cache_stale = False
+            if feed.blocked:
                 lacking = _permissions.in_cache(self.bot, guild_id, feed.table.channel_id)
                 if lacking is not None:
                     await feed.unblock(lacking)
@@ -354,6 +355,10 @@ class _Feed:
                 self.table.channel_id,
                 ", ".join(lacking),
             )
+        self._hold(lacking)
+
+    def _hold(self, lacking: tuple[str, ...]) -> None:
+        """Wait for `lacking`, and keep the game paused meanwhile."""
         self.blocked = lacking
         self.bot.manager.pause(self.table.id, lacking)
 
@@ -366,8 +371,7 @@ class _Feed:
         if not self.blocked:
             return True
         if _permissions.blocking(lacking):
-            self.blocked = lacking
-            self.bot.manager.pause(self.table.id, lacking)
+            self._hold(lacking)
             return False
         log.info("game %s: the permissions are back; going on", self.table.id)
         self.cache_stale = from_interaction and bool(_permissions.blocking(self._lacking()))
