@@ -36,17 +36,28 @@ from tests.e2e.standin import DiscordStandin, Driver  # noqa: E402
 
 MINIMAL = ROOT / "bench" / "_minimal_bot.py"
 DEVNULL = open(os.devnull, "wb")  # noqa: SIM115 -- the bot's log, for the whole run
+# Python as an installed bot runs: it writes and then reuses bytecode (.pyc). A development shell
+# may set PYTHONDONTWRITEBYTECODE, which makes every start compile every module again; empty means
+# unset to Python.
+BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
 
 
-def import_seconds(runs: int) -> list[float]:
-    """Importing what `python -m bot` imports, timed inside fresh interpreters (their start and their
-    teardown, which a whole-process timing would add, left out)."""
-    code = "import time; t = time.perf_counter(); import bot.__main__, bot.client, cogs.wizard; "
-    code += "print(time.perf_counter() - t)"
-    return [
-        float(subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True, text=True).stdout)
-        for _ in range(runs)
+# What `python -m bot` imports, and what the minimal bot imports (the reference).
+BOT_MODULES = "bot.__main__, bot.client, cogs.wizard"
+MINIMAL_MODULES = "discord, discord.ext.commands"
+
+
+def import_seconds(runs: int, modules: str) -> list[float]:
+    """Importing `modules`, timed inside fresh interpreters (their start and their teardown, which
+    a whole-process timing would add, left out)."""
+    code = f"import time; t = time.perf_counter(); import {modules}; print(time.perf_counter() - t)"
+    env = {**os.environ, **BYTECODE}
+    run = [sys.executable, "-c", code]
+    times = [
+        float(subprocess.run(run, check=True, cwd=ROOT, env=env, capture_output=True, text=True).stdout)
+        for _ in range(runs + 1)
     ]
+    return times[1:]  # the first run writes the bytecode the others (and a restarted bot) read
 
 
 def rss_mib(pid: int) -> float:
@@ -60,7 +71,7 @@ async def start_process(
     standin: DiscordStandin, folder: Path, minimal: bool, *, sync: bool = False
 ) -> asyncio.subprocess.Process:
     """The bot (or the minimal one); `sync`: publish the commands first, as an admin does once."""
-    environ = {"DISCORD_TOKEN": standin.token, "LOG_LEVEL": "WARNING"}
+    environ = {"DISCORD_TOKEN": standin.token, "LOG_LEVEL": "WARNING", **BYTECODE}
     if minimal:
         env = {**os.environ, **environ, "PYTHONPATH": str(ROOT)}
         return await asyncio.create_subprocess_exec(
@@ -128,7 +139,8 @@ async def main() -> None:
     parser.add_argument("--kills", type=int, default=7)
     parser.add_argument("--imports", type=int, default=7)
     args = parser.parse_args()
-    print(f"importing the bot:          {summary(import_seconds(args.imports))}")
+    print(f"importing the bot:          {summary(import_seconds(args.imports, BOT_MODULES))}")
+    print(f"importing discord.py alone: {summary(import_seconds(args.imports, MINIMAL_MODULES))}")
     bot_times, bot_rest = await measure(args.kills, minimal=False)
     ref_times, ref_rest = await measure(args.kills, minimal=True)
     print(f"kill -> first accepted click, the bot:      {summary(bot_times)}")

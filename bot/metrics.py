@@ -17,14 +17,16 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
-from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from .manager import ActionApplied, Event, GameManager
 from .storage import Repository
+
+if TYPE_CHECKING:
+    from aiohttp import web
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +211,10 @@ class StatusServer:
 
     async def start(self, host: str, port: int) -> None:
         """Listen on `host`:`port` (port 0: any free port, then in `self.port`)."""
+        # aiohttp's server half is imported only here: most installations set no METRICS_PORT, and
+        # importing it costs a restart ~30 ms before the first click can be taken.
+        from aiohttp import web
+
         app = web.Application()
         app.router.add_get("/metrics", self._scrape)
         app.router.add_get("/health", self._check)
@@ -225,11 +231,15 @@ class StatusServer:
             self._runner = None
 
     async def _scrape(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         response = web.Response(body=self._metrics.scrape())
         response.headers["Content-Type"] = CONTENT_TYPE_LATEST
         return response
 
     async def _check(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         try:
             problem = await asyncio.wait_for(self._health(), HEALTH_TIMEOUT)
         except TimeoutError:
