@@ -11,10 +11,16 @@ from typing import IO
 from tests.e2e.standin import DiscordStandin
 
 # Points discord.py at the stand-in, then runs the bot's own entry point: the product has no hook.
+# With TEST_GAME_SEED set, every game the process starts deals from that seed (the bot draws a
+# random one), so a test can run the same game twice, or choose a game with a trump choice.
 LAUNCHER = """
-import sys, yarl, discord.http, discord.gateway
+import os, sys, yarl, discord.http, discord.gateway
 discord.http.Route.BASE = sys.argv[1]
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
+if os.environ.get("TEST_GAME_SEED"):
+    import bot.manager
+    seed = int(os.environ["TEST_GAME_SEED"])
+    bot.manager.GameManager.__init__.__kwdefaults__["seed_source"] = lambda: seed
 from bot.__main__ import main
 sys.argv = ["python -m bot", *sys.argv[3:]]
 raise SystemExit(main())

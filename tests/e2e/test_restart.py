@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -27,11 +28,14 @@ KILLS = 8  # spread over the game's 270 moves
 class Bot:
     """The bot process, started again after each kill, against one stand-in and one database."""
 
-    def __init__(self, standin: DiscordStandin, folder: Path, guild_id: int) -> None:
+    def __init__(self, standin: DiscordStandin, folder: Path, guild_id: int, seed: int | None = None) -> None:
         self.standin = standin
         self.folder = folder
         self.environ = {"DISCORD_TOKEN": standin.token, "DEV_GUILD_ID": str(guild_id), "LOG_LEVEL": "WARNING"}
+        if seed is not None:
+            self.environ["TEST_GAME_SEED"] = str(seed)  # see tests/e2e/_process.py
         self.process: asyncio.subprocess.Process | None = None
+        folder.mkdir(exist_ok=True)
         self.log = (folder / "bot.log").open("ab")
         self.starts = 0
 
@@ -67,13 +71,14 @@ class Run:
 
 
 @contextlib.asynccontextmanager
-async def bot_with_a_game(folder: Path, **options: Any) -> AsyncIterator[Run]:
-    """The stand-in, three people, the bot process started, and a game of theirs under way; the bot
-    is stopped at the end (the stand-in's record of what everyone saw stays readable)."""
+async def bot_with_a_game(folder: Path, seed: int | None = None, **options: Any) -> AsyncIterator[Run]:
+    """The stand-in, three people, the bot process started, and a game of theirs under way (dealt
+    from `seed`, if given); the bot is stopped at the end (the stand-in's record of what everyone
+    saw stays readable)."""
     async with DiscordStandin() as standin:
         channel, people = three_people(standin)
         driver = Driver(standin)
-        bot = Bot(standin, folder, channel.guild_id or 0)
+        bot = Bot(standin, folder, channel.guild_id or 0, seed)
         try:
             await bot.start()
             await open_game(driver, channel, people, **options)
@@ -236,3 +241,71 @@ async def test_a_game_stopped_as_the_bot_dies_gets_its_table_closed_after_the_re
         await standin.wait_for(lambda: not has_hand_button(table), 30, "the table closed")
         assert "The game is over." in table.text() or "stopped by Alice" in table.text()
         assert [m for m in driver.channel_view(channel) if has_hand_button(m)] == []
+
+
+# What a message shows that differs between two runs of the same game: Discord timestamps (turn
+# deadlines), snowflakes (ids in links and mentions) and the game's random id in custom_ids.
+_VARYING = re.compile(r"<t:\d+(:\w)?>|\d{15,}")
+
+
+def shown(driver: Driver, channel: Channel, people: list[User]) -> dict[str, list[str]]:
+    """Everything the channel and each person's DMs hold at the end, in order: each message's text
+    and its buttons (label, emoji, whether enabled), without what differs between runs."""
+
+    def look(message: StoredMessage) -> str:
+        buttons = [
+            f"[{c.get('label', '')}{(c.get('emoji') or {}).get('name', '')}{' off' if c.get('disabled') else ''}]"
+            for c in message.buttons()
+        ]
+        return _VARYING.sub("…", message.text()) + " " + " ".join(buttons)
+
+    seen = {"channel": [look(m) for m in driver.channel_view(channel)]}
+    for person in people:
+        seen[person.name] = [look(m) for m in driver.dm_view(person)]
+    return seen
+
+
+async def fault_free(folder: Path, seed: int, **options: Any) -> dict[str, list[str]]:
+    """What everyone sees after the same game (same seed, same clicks) played without a fault."""
+    async with bot_with_a_game(folder, seed, **options) as run:
+        players = Players(run.standin, run.driver, run.channel, run.people)
+        while await players.move():
+            pass
+        await run.standin.wait_for(players.finished, 10, "the final standings")
+        return shown(run.driver, run.channel, run.people)
+
+
+# A game of three whose first round turns up a Wizard: its dealer (carol) names trump first.
+TRUMP_CHOICE_SEED = 29
+CHOOSING = "Trump: the dealer is choosing"
+
+
+@pytest.mark.parametrize("processed", [False, True], ids=["edit-lost", "edit-made"])
+@pytest.mark.parametrize("answered", [False, True], ids=["unanswered", "answered"])
+async def test_killed_at_the_trump_choice_everyone_sees_what_a_fault_free_game_shows(
+    tmp_path: Path, answered: bool, processed: bool
+) -> None:
+    expected = await fault_free(tmp_path / "reference", TRUMP_CHOICE_SEED, rounds=2)
+    async with bot_with_a_game(tmp_path / "faulted", TRUMP_CHOICE_SEED, rounds=2) as run:
+        standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
+        players = Players(standin, driver, channel, people)
+        # The others' hands are redrawn with the trump named: kill while bob's is on its way (and,
+        # half the time, before carol's click is answered).
+        held = standin.hold("PATCH", rf"/channels/{standin.dm_channel_for(people[1]).id}/messages/\d+$")
+        assert await players.move(answered=answered)  # carol names trump
+        await standin.wait_for(lambda: held.hits == 1, 10, "bob's hand redrawn")
+        await bot.kill()
+        if processed:
+            held.release()  # Discord redraws it; the bot never hears
+        await bot.start()
+
+        # Before anyone moves again, every hand names the trump (bob's may be the held redraw, if
+        # Discord made it, or the restarted bot's).
+        def hands() -> list[str]:
+            return [[m.text() for m in driver.dm_view(person) if "Your hand" in m.text()][-1] for person in people]
+
+        await standin.wait_for(lambda: all(CHOOSING not in hand for hand in hands()), 10, "the trump in every hand")
+        while await players.move():
+            pass
+        await standin.wait_for(players.finished, 10, "the final standings")
+        assert shown(driver, channel, people) == expected
