@@ -17,7 +17,15 @@ import pytest
 
 from bot.engine import Action, Game, Options, action_from_json
 from cogs.wizard import _ids
-from tests.e2e._play import Players, has_hand_button, messages_of, mover_on_table, open_game, three_people
+from tests.e2e._play import (
+    Players,
+    has_hand_button,
+    messages_of,
+    mover_on_table,
+    open_game,
+    read_turn,
+    three_people,
+)
 from tests.e2e._process import launch
 from tests.e2e.standin import Channel, DiscordStandin, Driver, StoredMessage, User
 
@@ -210,15 +218,21 @@ async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
         await bot.start()
         while await players.move():
             pass
-        pads = [m.embeds[0]["title"] for m in messages_of(driver, channel, "— results")]
-        assert pads == ["Round 1 of 2 — results", "Round 2 of 2 — results"]
-        assert len(messages_of(driver, channel, "Final standings")) == 1
-        tables = [m for m in driver.channel_view(channel) if "Wizard — round" in m.text()]
-        assert [m.embeds[0]["title"] for m in tables] == ["Wizard — round 1 of 2", "Wizard — round 2 of 2"]
-        assert [m for m in tables if has_hand_button(m)] == []  # every table closed
-        for person in people:
-            hands = [m.embeds[0]["title"] for m in driver.dm_view(person) if "Your hand" in m.text()]
-            assert hands == ["Your hand — round 1 of 2", "Your hand — round 2 of 2"], person.name
+        assert_each_shown_once(driver, channel, people, rounds=2)
+
+
+def assert_each_shown_once(driver: Driver, channel: Channel, people: list[User], rounds: int) -> None:
+    """The channel holds each round's table (closed) and score pad, and the final standings, once
+    each and in order; each person's DMs hold each round's hand once."""
+    pads = [m.embeds[0]["title"] for m in messages_of(driver, channel, "— results")]
+    assert pads == [f"Round {n} of {rounds} — results" for n in range(1, rounds + 1)]
+    assert len(messages_of(driver, channel, "Final standings")) == 1
+    tables = [m for m in driver.channel_view(channel) if "Wizard — round" in m.text()]
+    assert [m.embeds[0]["title"] for m in tables] == [f"Wizard — round {n} of {rounds}" for n in range(1, rounds + 1)]
+    assert [m for m in tables if has_hand_button(m)] == []  # every table closed
+    for person in people:
+        hands = [m.embeds[0]["title"] for m in driver.dm_view(person) if "Your hand" in m.text()]
+        assert hands == [f"Your hand — round {n} of {rounds}" for n in range(1, rounds + 1)], person.name
 
 
 @pytest.mark.parametrize("processed", [False, True], ids=["edit-lost", "edit-made"])
@@ -309,3 +323,41 @@ async def test_killed_at_the_trump_choice_everyone_sees_what_a_fault_free_game_s
             pass
         await standin.wait_for(players.finished, 10, "the final standings")
         assert shown(driver, channel, people) == expected
+
+
+COMPUTER = "Computer 1 (normal)"
+
+
+@pytest.mark.parametrize("moment", ["thinking", "its move's table edit lost", "its move's table edit made"])
+async def test_killed_at_a_computers_move_it_moves_once_and_the_game_is_shown_once(tmp_path: Path, moment: str) -> None:
+    """Three people and a computer player; the bot dies while the computer is to move (during the
+    pause it takes so people can follow), or while the table edit showing its move is in flight."""
+    async with bot_with_a_game(tmp_path, rounds=2, computer_players=1, computer_level="normal") as run:
+        standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
+        players = Players(standin, driver, channel, people)
+
+        def table() -> StoredMessage:
+            return [m for m in driver.channel_view(channel) if has_hand_button(m)][-1]
+
+        def computer_to_move() -> bool:
+            return COMPUTER in read_turn(table()).names
+
+        while not computer_to_move():
+            await standin.wait_for(lambda: players.next_move() or computer_to_move(), 30, "a move")
+            if not computer_to_move():
+                assert await players.move()
+        held = None
+        if moment != "thinking":
+            held = standin.hold("PATCH", rf"/channels/{channel.id}/messages/{table().id}$")
+            await standin.wait_for(lambda: held.hits == 1, 10, "the table edit showing the computer's move")
+        await bot.kill()
+        if held is not None and moment.endswith("made"):
+            held.release()
+        await bot.start()
+        while await players.move():
+            pass
+        await standin.wait_for(players.finished, 10, "the final standings")
+        assert_each_shown_once(driver, channel, [*people], rounds=2)
+
+    seed, log = stored_game(tmp_path / "wizard.db")
+    assert Game.replay(PLAYERS + 1, seed, Options(rounds=2), log).is_over  # every move once, in order
