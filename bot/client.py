@@ -88,8 +88,9 @@ class WizardBot(commands.Bot):
         restored = await self.manager.load(self.repository)
         self.metrics.restored.inc(len(restored))
         cog = self.get_cog("Wizard")
-        if restored and cog is not None:
+        if cog is not None:
             cog.presenter.restore(restored)  # type: ignore[attr-defined]
+            cog.presenter.restore_lobbies(self.manager.unshown_lobbies())  # type: ignore[attr-defined]
         if self.settings.dev_guild_id is not None:
             # Guild commands appear at once, unlike global ones: handy while developing.
             guild = discord.Object(id=self.settings.dev_guild_id)

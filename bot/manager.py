@@ -448,6 +448,10 @@ class GameManager:
         """
         return None if self._closed else self.repository
 
+    def unshown_lobbies(self) -> list[Lobby]:
+        """The open lobbies whose message was never recorded (a crash came first)."""
+        return [lobby for lobby in self._lobbies.values() if lobby.message_id is None]
+
     async def set_lobby_message(self, lobby_id: str, message_id: int) -> None:
         lobby = self._lobbies.get(lobby_id)
         repository = self._bookkeeping

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
 import io
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,7 @@ from bot.manager import (
     Event,
     GameStarted,
     GameStopped,
+    Lobby,
     LobbyClosed,
     Player,
     PresenceChanged,
@@ -34,7 +37,7 @@ from bot.manager import (
     TurnReminder,
 )
 
-from . import _chart, _permissions, _render
+from . import _chart, _ids, _permissions, _render
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -112,6 +115,9 @@ DM_RETRIES = 6
 # that meet one are shown again after 1, 2, 4 … seconds, at most this many apart, until they are.
 TRANSIENT = (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError)
 RETRY_CAP = 60.0
+# How far back in a channel a restored lobby looks for the message that may already show it (the
+# lobby is newer than the crash, so its message is among the channel's last few).
+LOBBY_SEARCH = 25
 _EVERYONE = frozenset(range(rules.MAX_PLAYERS))  # every seat of any game
 
 
@@ -149,7 +155,7 @@ class Presenter:
             if lobby.message_id is not None:
                 embed = _render.lobby_closed_embed(lobby, event.reason, self.public_locale(lobby.guild_id))
                 message = self.bot.get_partial_messageable(lobby.channel_id).get_partial_message(lobby.message_id)
-                self._spawn(message.edit(embed=embed, view=None), f"lobby {lobby.id} closing")
+                self._spawn(lambda: message.edit(embed=embed, view=None), f"lobby {lobby.id} closing")
         elif isinstance(event, GameStarted):
             self.feed(event.table).push(_NewRound())
         elif isinstance(event, ActionApplied):
@@ -173,16 +179,71 @@ class Presenter:
         elif isinstance(event, TurnReminder):
             self.feed(event.table).push(_Remind(event.seat, event.left))
 
-    def _spawn(self, coro: Any, what: str) -> None:
+    def _spawn(self, make: Callable[[], Awaitable[object]], what: str) -> None:
+        """Run `make()` in the background until it is done: a passing failure is tried again after
+        1, 2, 4 … seconds (at most RETRY_CAP apart), a refusal is logged once. What it sends must
+        be safe to send again (an edit, or a post with a nonce)."""
+
         async def run() -> None:
-            try:
-                await coro
-            except discord.HTTPException as error:
-                log.warning("%s: Discord refused (%s %s)", what, error.status, error.code)
+            pause = 1.0
+            while True:
+                try:
+                    await make()
+                    return
+                except TRANSIENT as error:
+                    log.info("%s: %s; trying again in %.0f s", what, type(error).__name__, pause)
+                    await asyncio.sleep(pause)
+                    pause = min(2 * pause, RETRY_CAP)
+                except discord.HTTPException as error:
+                    log.warning("%s: Discord refused (%s %s)", what, error.status, error.code)
+                    return
+                except Exception:
+                    log.exception("%s failed", what)
+                    return
 
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def restore_lobbies(self, lobbies: list[Lobby]) -> None:
+        """Show each restored lobby whose message was never recorded: the bot died between storing
+        the lobby and storing the answer that showed it (to /wizard start or Rematch). If Discord
+        made that answer, it is found and kept; else the lobby is posted in its channel."""
+        for lobby in lobbies:
+            self._spawn(functools.partial(self._show_lobby, lobby), f"lobby {lobby.id}")
+
+    async def _show_lobby(self, lobby: Lobby) -> None:
+        await self.bot.wait_until_ready()
+        if self.bot.manager.in_channel(lobby.channel_id) is not lobby:
+            return  # started, cancelled or expired meanwhile: nothing to show
+        channel = self.bot.get_channel(lobby.channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            log.warning("lobby %s: its channel %s is gone", lobby.id, lobby.channel_id)
+            return
+        message = await self._own_lobby_message(channel, lobby)
+        if message is None:
+            locale = self.public_locale(lobby.guild_id)
+            embed, view = _render.lobby_embed(lobby, locale), _render.lobby_view(lobby, locale)
+            message = await channel.send(embed=embed, view=view, nonce=f"wl{lobby.id}")
+        await self.bot.manager.set_lobby_message(lobby.id, message.id)
+
+    async def _own_lobby_message(
+        self, channel: discord.TextChannel | discord.Thread, lobby: Lobby
+    ) -> discord.Message | None:
+        """The bot's recent message in `channel` that carries this lobby's buttons, if there is one
+        and the bot may read the channel's history (without it, the lobby is posted again)."""
+        me = channel.guild.me
+        if not channel.permissions_for(me).read_message_history:
+            return None
+        prefix = _ids.build(_ids.LobbyId(lobby.id, "join")).rsplit(":", 1)[0] + ":"
+        async for message in channel.history(limit=LOBBY_SEARCH):
+            if message.author.id == me.id and any(
+                str(getattr(child, "custom_id", "")).startswith(prefix)
+                for row in message.components
+                for child in getattr(row, "children", ())
+            ):
+                return message
+        return None
 
     def note_hand_shown(
         self, table: Table, user_id: int, message_id: int, embed: discord.Embed, view: discord.ui.View | None

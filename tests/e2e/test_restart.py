@@ -8,6 +8,7 @@ import json
 import random
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from bot.engine import Action, Game, Options, action_from_json
 from cogs.wizard import _ids
 from tests.e2e._play import (
     Players,
+    custom_ids_ever,
     has_hand_button,
     messages_of,
     mover_on_table,
@@ -336,11 +338,14 @@ async def test_killed_at_a_computers_move_it_moves_once_and_the_game_is_shown_on
         standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
         players = Players(standin, driver, channel, people)
 
-        def table() -> StoredMessage:
-            return [m for m in driver.channel_view(channel) if has_hand_button(m)][-1]
+        def table() -> StoredMessage | None:
+            """The live table (none between a round's end and the next round's table)."""
+            tables = [m for m in driver.channel_view(channel) if has_hand_button(m)]
+            return tables[-1] if tables else None
 
         def computer_to_move() -> bool:
-            return COMPUTER in read_turn(table()).names
+            live = table()
+            return live is not None and COMPUTER in read_turn(live).names
 
         while not computer_to_move():
             await standin.wait_for(lambda: players.next_move() or computer_to_move(), 30, "a move")
@@ -348,7 +353,9 @@ async def test_killed_at_a_computers_move_it_moves_once_and_the_game_is_shown_on
                 assert await players.move()
         held = None
         if moment != "thinking":
-            held = standin.hold("PATCH", rf"/channels/{channel.id}/messages/{table().id}$")
+            live = table()
+            assert live is not None
+            held = standin.hold("PATCH", rf"/channels/{channel.id}/messages/{live.id}$")
             await standin.wait_for(lambda: held.hits == 1, 10, "the table edit showing the computer's move")
         await bot.kill()
         if held is not None and moment.endswith("made"):
@@ -361,3 +368,56 @@ async def test_killed_at_a_computers_move_it_moves_once_and_the_game_is_shown_on
 
     seed, log = stored_game(tmp_path / "wizard.db")
     assert Game.replay(PLAYERS + 1, seed, Options(rounds=2), log).is_over  # every move once, in order
+
+
+@pytest.mark.parametrize("processed", [False, True], ids=["answer-lost", "answer-made"])
+async def test_killed_at_rematch_the_new_lobby_is_shown_once_and_works(tmp_path: Path, processed: bool) -> None:
+    """Rematch stores a new lobby, then answers with it; the bot dies in between. If the answer never
+    reached Discord, the restarted bot posts the lobby in the channel; if it did, the bot finds that
+    message and keeps it. Either way the channel shows one lobby, and the people can start it."""
+    async with bot_with_a_game(tmp_path, rounds=1) as run:
+        standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
+        players = Players(standin, driver, channel, people)
+        while await players.move():
+            pass
+        (final,) = messages_of(driver, channel, "Final standings")
+        held = standin.hold("POST", r"/interactions/\d+/[^/]+/callback")
+        await driver.click(people[0], final, "Rematch")
+        await standin.wait_for(lambda: held.hits == 1, 10, "the answer with the new lobby")
+        await bot.kill()
+        if processed:
+            held.release()  # Discord shows the lobby; the bot never hears
+        restarted = time.monotonic()
+        await bot.start()
+
+        def looked() -> bool:
+            """The restarted bot read the channel (for the lobby Discord may have made) or posted in it."""
+            return any(
+                call.path.endswith(f"/channels/{channel.id}/messages")
+                for call in standin.rest_calls(since=restarted)
+                if call.method in ("GET", "POST")
+            )
+
+        await standin.wait_for(looked, 10, "the restarted bot to look for its lobby")
+
+        def lobbies() -> list[StoredMessage]:
+            """The messages showing an open lobby."""
+            return [m for m in driver.channel_view(channel) if m.find_component("Join") is not None]
+
+        names = [person.global_name or person.name for person in people]
+        await standin.wait_for(lambda: len(lobbies()) == 1 and names[0] in lobbies()[0].text(), 10, "the lobby")
+        (lobby,) = lobbies()
+        join = _ids.parse(str((lobby.find_component("Join") or {}).get("custom_id")))
+        assert isinstance(join, _ids.LobbyId)
+        for person in people[1:]:
+            await (await driver.click(person, lobby, "Join")).wait_acked(3)
+        await (await driver.click(people[0], lobby, "Start")).wait_acked(3)
+        await standin.wait_for(lambda: len([m for m in driver.channel_view(channel) if has_hand_button(m)]) == 1,
+                               10, "the new game's table")  # fmt: skip
+        # No other message ever showed this lobby (the one Discord made, or the one the bot posted).
+        showing = [
+            m for m in driver.channel_view(channel)
+            if any(isinstance(b := _ids.parse(i), _ids.LobbyId) and b.game == join.game for i in custom_ids_ever(m))
+        ]  # fmt: skip
+        assert showing == [lobby]
+        assert all(name in lobby.text() for name in names)
