@@ -89,6 +89,7 @@ class WizardBot(commands.Bot):
         self.metrics.restored.inc(len(restored))
         cog = self.get_cog("Wizard")
         if cog is not None:
+            self.metrics.watch_reconciler_backlog(cog.presenter.backlog)  # type: ignore[attr-defined]
             cog.presenter.restore(restored)  # type: ignore[attr-defined]
             cog.presenter.restore_lobbies(self.manager.unshown_lobbies())  # type: ignore[attr-defined]
         if self.settings.dev_guild_id is not None:

@@ -91,6 +91,12 @@ class Metrics:
         self.lobbies.set_function(lambda: len(self._manager.lobbies()) if self._manager else 0)
         self.games = Gauge("wizard_games", "Games running (including paused ones).", registry=self.registry)
         self.games.set_function(lambda: len(self._manager.tables()) if self._manager else 0)
+        self._backlog: Callable[[], int] = lambda: 0
+        self.backlog = Gauge(
+            "wizard_reconciler_backlog", "Messages still to bring in line with their games (queued or to retry).",
+            registry=self.registry,
+        )  # fmt: skip
+        self.backlog.set_function(lambda: self._backlog())
         self.moves = Counter(
             "wizard_moves", "Moves applied (bids, trump choices, cards), by who decided them.", ["by"],
             registry=self.registry,
@@ -129,14 +135,10 @@ class Metrics:
             self.moves.labels(event.by).inc()
 
     def watch_reconciler_backlog(self, backlog: Callable[[], int]) -> None:
-        """Report `backlog()` as ``wizard_reconciler_backlog``.
-
-        The hook for the reconciler (messages still to bring in line with the games): it does not
-        exist yet, so nothing calls this and the metric is absent rather than a misleading 0.
-        """
-        gauge = Gauge("wizard_reconciler_backlog", "Messages the reconciler has still to update.",
-                      registry=self.registry)  # fmt: skip
-        gauge.set_function(backlog)
+        """Report `backlog()` as ``wizard_reconciler_backlog``: the messages still to bring in line
+        with the games (the presenter's queued and retried jobs). The latest call counts (each
+        start-up attempt makes a new presenter)."""
+        self._backlog = backlog
 
     # -- the database ---------------------------------------------------------------------
 

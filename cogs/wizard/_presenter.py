@@ -293,6 +293,11 @@ class Presenter:
                 if lacking is not None:
                     await feed.unblock(lacking)
 
+    def backlog(self) -> int:
+        """What is still to be shown: display jobs queued or waiting to be tried again, and lobby
+        messages still to be sent or edited."""
+        return sum(len(feed.jobs) + (feed.running is not None) for feed in self._feeds.values()) + len(self._tasks)
+
     def forget(self, game_id: str) -> None:
         self._feeds.pop(game_id, None)
 
@@ -329,6 +334,7 @@ class _Feed:
         # feed asks Discord instead of its cache, and a refusal makes it wait again.
         self.cache_stale = False
         self._failures = 0  # transient failures in a row, for the pause before the next try
+        self.running: _Job | None = None  # the job being shown now, for `Presenter.backlog`
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"wizard-feed-{table.id}")
 
     def push(self, job: _Job) -> None:
@@ -354,7 +360,7 @@ class _Feed:
             while self.jobs and not self.blocked:
                 # Taken off the queue before it runs: a job pushed meanwhile must not be merged into
                 # this one, which may already have drawn the game as it was.
-                job = self.jobs.popleft()
+                job = self.running = self.jobs.popleft()
                 try:
                     if self.bot.get_guild(self.table.guild_id) is None and not self.bot.is_ready():
                         # Restored at start-up: the cache knows the channel's permissions once the
@@ -385,6 +391,8 @@ class _Feed:
                     self._log_once(type(job).__name__, error)
                 except Exception:
                     log.exception("game %s: showing %s failed", self.table.id, type(job).__name__)
+                finally:
+                    self.running = None
                 if isinstance(job, (_Final, _Stopped)):
                     self.drained.set()
                     self.presenter.forget(self.table.id)
@@ -542,7 +550,9 @@ class _Feed:
         if self.table.game.to_move != seat or not player.is_person:
             return
         text = t(self.locale, "table.reminder", user=player.user_id, time=duration(self.locale, round(left)))
-        await self.channel.send(text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(player.user_id)]))
+        mention = discord.AllowedMentions(users=[discord.Object(player.user_id)])
+        # One reminder a turn (a turn is the number of moves made so far), even if sent again.
+        await self.channel.send(text, allowed_mentions=mention, nonce=self._nonce(f"r{len(self.table.game.log)}"))
 
     async def _show_round(self) -> None:
         """The current round's table and hands, in new messages where they are not shown yet."""
@@ -619,8 +629,7 @@ class _Feed:
                 message = await dm.send(embed=embed, view=view or discord.utils.MISSING, nonce=nonce)
             except discord.Forbidden as error:
                 if error.code == CLOSED_DMS:
-                    if await self.bot.manager.mark_dm_closed(table, player.user_id):
-                        closed.append(player)
+                    closed.append(player)
                     continue
                 self._log_once("hand", error)
                 failed = True
@@ -644,9 +653,17 @@ class _Feed:
         if dealt:
             await self._refresh_hands(dealt)
         if closed:
+            # Said in the channel before it is stored: if the post fails or the bot dies between the
+            # two, the job runs again, meets the closed DMs again and says it again, and the nonce
+            # (the round and the seats) keeps Discord from showing it twice.
+            seats = "".join(str(table.seat_of(player.user_id)) for player in closed)
             await self.channel.send(
-                _render.dm_closed_text(closed, self.locale), allowed_mentions=discord.AllowedMentions(users=True)
+                _render.dm_closed_text(closed, self.locale),
+                allowed_mentions=discord.AllowedMentions(users=True),
+                nonce=self._nonce(f"d{table.game.round_position}s{seats}"),
             )
+            for player in closed:
+                await self.bot.manager.mark_dm_closed(table, player.user_id)
 
     async def _retire_hand(self, channel_id: int, message_id: int) -> None:
         """Take the buttons off last round's hand message."""

@@ -362,3 +362,21 @@ async def test_a_hand_a_restart_sends_again_is_redrawn_if_a_click_changed_it_mea
         table_edit.release()
         restored = bot.manager.table(table.id)
         await Recorder(again, seats, mistakes=0.0).play_until(lambda: restored.game.is_over)
+
+
+@pytest.mark.parametrize("processed", [False, True], ids=["lost-before-discord", "answer-lost"])
+async def test_the_closed_dms_notice_whose_post_was_dropped_is_posted_once(world: World, processed: bool) -> None:
+    """The channel is told once that a player's DMs are closed, even if that post fails: the player
+    is marked only after the channel was told."""
+    gina = world.closed_dms
+    seats = [*world.people[:2], gina]
+    # Round 1's table, then the notice that gina's hand could not be sent: the notice's post drops.
+    dropped = world.standin.drop("POST", rf"/channels/{world.channel.id}/messages$", processed=processed, skip=1)
+    table = await start_game(world, seats)
+    recorder = Recorder(world, seats, via_table={gina.id})
+    await recorder.play_until(lambda: table.game.round == 2)
+    await world.standin.wait_for(lambda: (m := table_message(world)) and "round 2 of" in m.text(), 10, "round 2")
+    named = [m for m in world.driver.channel_view(world.channel) if gina.mention in m.content]
+    assert dropped.hits == 1
+    assert len(named) == 1, [m.content for m in named]
+    assert "I can't send" in named[0].content

@@ -96,3 +96,19 @@ async def test_a_game_restored_after_a_restart_is_counted(world: World) -> None:
         metrics = await scrape(again)
     assert metrics.value("wizard_games_restored_total") == 1
     assert metrics.value("wizard_games") == 1
+
+
+async def test_the_reconciler_backlog_counts_what_is_not_shown_yet(world: World) -> None:
+    """While Discord holds the table's edit, the move it shows is owed: the backlog says so, and
+    falls back to 0 once the edit is through."""
+    table = await start_game(world, world.people[:3])
+    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
+    await world.standin.wait_for(lambda: presenter.backlog() == 0, 5, "the first round shown")
+    assert (await scrape(world.bot)).value("wizard_reconciler_backlog") == 0
+    held = world.standin.hold("PATCH", rf"/channels/{world.channel.id}/messages/{table.table_message_id}$")
+    await Recorder(world, world.people[:3]).step()
+    await world.standin.wait_for(lambda: held.hits == 1, 5, "the table edit in flight")
+    assert (await scrape(world.bot)).value("wizard_reconciler_backlog") >= 1
+    held.release()
+    await world.standin.wait_for(lambda: presenter.backlog() == 0, 5, "the move shown")
+    assert (await scrape(world.bot)).value("wizard_reconciler_backlog") == 0
