@@ -36,6 +36,8 @@ TURN_TIMERS = _settings.TIMER_CHOICES
 LEVELS = _settings.LEVEL_CHOICES
 # A game needs one person, who opens it; the other seats may all be computer players.
 MOST_COMPUTERS = rules.MAX_PLAYERS - 1
+# Discord's answer to an interaction answered after its 3 seconds (or twice): "Unknown interaction".
+UNKNOWN_INTERACTION = 10062
 
 
 def _locale(interaction: Interaction) -> str:
@@ -324,6 +326,15 @@ class WizardCog(commands.Cog, name="Wizard"):
                 await self._rematch(interaction, button.game)
             else:
                 await self._action_click(interaction, button)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_INTERACTION:
+                log.exception("button %s failed", interaction.data)
+                await self._refuse(interaction, error)
+                return
+            # The answer came after Discord's 3 seconds: the person saw "This interaction failed".
+            # What the click did is committed, and the presenter shows it (the DM hand it would
+            # have edited is redrawn, since the answer did not record it as shown).
+            log.warning("button %s: answered too late (10062); what it did stands", interaction.data)
         except Exception as error:
             if not isinstance(error, GameRefused | RuleError):
                 log.exception("button %s failed", interaction.data)

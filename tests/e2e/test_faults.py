@@ -380,3 +380,23 @@ async def test_the_closed_dms_notice_whose_post_was_dropped_is_posted_once(world
     assert dropped.hits == 1
     assert len(named) == 1, [m.content for m in named]
     assert "I can't send" in named[0].content
+
+
+async def test_a_move_whose_answer_came_too_late_is_shown_in_the_players_hand(world: World) -> None:
+    """Discord refuses the answer to a bid (it came after its deadline: 10062) that the bot has
+    committed: the player saw "This interaction failed", and their DM hand then shows the bid."""
+    table, recorder = await three_player_game(world)
+    bidder = to_move(table, recorder)
+    hand = await turn_hand(world, bidder)
+    bid = str(action_buttons(hand)[0]["custom_id"])
+    world.standin.ack_deadline = 0.0  # every answer comes too late
+    record = await world.driver.click(bidder, hand, bid)
+    await world.standin.wait_for(lambda: record.rejected_callbacks, 5, "the late answer refused")
+    world.standin.ack_deadline = 3.0
+    assert record.rejected_callbacks == [(404, 10062)]
+    seat = table.seat_of(bidder.id)
+    assert seat is not None
+    assert table.game.bids[seat] == 0
+    await world.standin.wait_for(lambda: "Your bid: 0" in hand.text(), 5, "the bid shown in the DM hand")
+    # Late on purpose: the fixture's check that every other interaction was answered in time stays.
+    del world.standin.interactions[record.id]
