@@ -17,8 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ai, ratings
-from .engine import Action, Applied, Game, Observation, Options, action_from_json, action_to_json, rules
-from .storage import FinalSeat, GameRecord, Repository, SeatRecord
+from .engine import (
+    Action,
+    Applied,
+    Game,
+    Observation,
+    Options,
+    RuleError,
+    action_from_json,
+    action_to_json,
+    rules,
+)
+from .storage import FinalSeat, GameRecord, Repository, SeatRecord, StorageConflict
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +65,10 @@ class Refusal(enum.Enum):
     TOO_MANY_ROUNDS = "too_many_rounds"
     NOT_AWAY = "not_away"
     PAUSED = "paused"
+
+
+# The refusals a copy of a game that is behind the database may give wrongly (see `act`).
+CATCH_UP_REFUSALS = frozenset({Refusal.STALE, Refusal.NO_GAME})
 
 
 class GameRefused(Exception):
@@ -182,7 +196,8 @@ class ActionApplied:
     """An action was accepted; `applied` says which trick, round or game it completed.
 
     `by` is who decided it: "player", "computer" (a computer player), "timeout" (the computer,
-    because the person's time ran out) or "away" (the computer, for a person who is away).
+    because the person's time ran out) or "away" (the computer, for a person who is away); or
+    "elsewhere": another process made it, and this one caught up with it from the database.
     """
 
     table: Table
@@ -646,16 +661,69 @@ class GameManager:
         """
         table = self.table(game_id)
         async with table.lock:
-            if table.stopped or table.game.is_over:
-                raise GameRefused(Refusal.NO_GAME)
-            seat = table.seat_of(user_id)
-            if seat is None or not table.players[seat].is_person:
-                raise GameRefused(Refusal.NOT_IN_GAME)
-            if table.paused_for:
-                raise GameRefused(Refusal.PAUSED)
-            if round != table.game.round or trick != table.next_trick(seat):
-                raise GameRefused(Refusal.STALE)
-            return await self._apply(table, seat, action, "player")
+            try:
+                return await self._act(table, user_id, action, round, trick)
+            except StorageConflict:
+                # Another process recorded this game's next move first.
+                caught = await self._catch_up(table)
+            except (RuleError, GameRefused) as refusal:
+                # Refused on this copy for a reason a copy that is behind would give (not your turn,
+                # an illegal move, a button of a later trick, the game over): if another process
+                # moved the game on meanwhile, the click is judged on the game as it is now. One
+                # read of the database, on such refusals only.
+                behind_explains = isinstance(refusal, RuleError) or refusal.refusal in CATCH_UP_REFUSALS
+                if self.repository is None or not behind_explains:
+                    raise
+                caught = await self._catch_up(table)
+                if not caught:
+                    raise
+            # If the move caught up with was this very click (delivered to both processes), its
+            # answer is that move; else the click is judged again on the game as it is now (a
+            # second conflict is an error, not a loop).
+            first = caught[0] if caught else None
+            if first is not None and (first.seat, first.action) == (table.seat_of(user_id), action):
+                return first
+            return await self._act(table, user_id, action, round, trick)
+
+    async def _act(self, table: Table, user_id: int, action: Action, round: int, trick: int) -> Applied:
+        """`act`, with the game's lock held."""
+        if table.stopped or table.game.is_over:
+            raise GameRefused(Refusal.NO_GAME)
+        seat = table.seat_of(user_id)
+        if seat is None or not table.players[seat].is_person:
+            raise GameRefused(Refusal.NOT_IN_GAME)
+        if table.paused_for:
+            raise GameRefused(Refusal.PAUSED)
+        if round != table.game.round or trick != table.next_trick(seat):
+            raise GameRefused(Refusal.STALE)
+        return await self._apply(table, seat, action, "player")
+
+    async def _catch_up(self, table: Table) -> list[Applied]:
+        """Bring a game that another process moved on up to what the database holds: the moves it
+        recorded (announced as made "elsewhere", so they are shown), the next deadline, presence,
+        and whether the game ended. The caller holds the game's lock. Returns the moves caught up."""
+        assert self.repository is not None
+        record = await self.repository.load_game(table.id)
+        if record is None:
+            return []
+        stored = record.actions[len(table.game.log) :]
+        caught = [table.game.apply(action_from_json(action), by=seat) for seat, action in stored]
+        table.turn_deadline = record.turn_deadline
+        for seat in record.seats:
+            table.missed[seat.user_id] = seat.missed
+            if seat.away:
+                table.away.add(seat.user_id)
+            else:
+                table.away.discard(seat.user_id)
+        table.stopped = record.status == "stopped"
+        log.info("game %s: caught up %d moves recorded by another process", table.id, len(caught))
+        for applied in caught:
+            self._emit(ActionApplied(table, applied, "elsewhere"))
+        if table.stopped or table.game.is_over:
+            self._finish(table)
+        else:
+            self._schedule(table)
+        return caught
 
     async def _apply(self, table: Table, seat: int, action: Action, by: str) -> Applied:
         """Apply and record an action; the caller holds the game's lock.
@@ -821,6 +889,9 @@ class GameManager:
                 return  # the person moved in time, or the game was stopped
             try:
                 await self._apply(table, seat, action, by)
+            except StorageConflict:
+                # Another process made a move first: catch up; the timers are set again from there.
+                await self._catch_up(table)
             except Exception:
                 log.exception("game %s: could not make the computer's move; trying again", table.id)
                 self._schedule(table)

@@ -131,7 +131,7 @@ class Metrics:
         manager.subscribe(self._on_event)
 
     def _on_event(self, event: Event) -> None:
-        if isinstance(event, ActionApplied):
+        if isinstance(event, ActionApplied) and event.by != "elsewhere":  # the other process counts those
             self.moves.labels(event.by).inc()
 
     def watch_reconciler_backlog(self, backlog: Callable[[], int]) -> None:

@@ -26,6 +26,10 @@ class StorageError(Exception):
     """The database cannot be used as it is; the message says why and what to do."""
 
 
+class StorageConflict(Exception):
+    """Another process recorded this game's next action first: the copy in memory is behind."""
+
+
 def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
     """The migration files of a dialect as (number, name, SQL), in order: ``0001_initial.sql`` is number 1.
 

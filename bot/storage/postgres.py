@@ -27,6 +27,7 @@ from .base import (
     SeatRecord,
     Sort,
     Standing,
+    StorageConflict,
     StorageError,
     _standing,
     migrations,
@@ -489,11 +490,14 @@ def _settings_record(row: asyncpg.Record) -> GuildSettingsRecord:
 
 
 async def _insert_action(db: Any, game_id: str, index: int, seat: int, action: dict[str, Any]) -> None:
-    """Part of a transaction: the primary key refuses an index recorded before."""
-    await db.execute(
-        "INSERT INTO actions (game_id, idx, seat, action) VALUES ($1, $2, $3, $4)",
-        game_id,
-        index,
-        seat,
-        json.dumps(action),
-    )
+    """Part of a transaction: the primary key refuses an index recorded before (StorageConflict)."""
+    try:
+        await db.execute(
+            "INSERT INTO actions (game_id, idx, seat, action) VALUES ($1, $2, $3, $4)",
+            game_id,
+            index,
+            seat,
+            json.dumps(action),
+        )
+    except asyncpg.UniqueViolationError as error:
+        raise StorageConflict(f"game {game_id}: action {index} was recorded first elsewhere") from error

@@ -28,6 +28,7 @@ from .base import (
     SeatRecord,
     Sort,
     Standing,
+    StorageConflict,
     StorageError,
     _standing,
     migrations,
@@ -284,11 +285,16 @@ class SQLiteRepository(Repository):
             raise
 
     async def _insert_action(self, game_id: str, index: int, seat: int, action: dict[str, Any]) -> None:
-        """Part of a write: the primary key refuses an index recorded before."""
-        await self._db.execute(
-            "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
-            (game_id, index, seat, json.dumps(action)),
-        )
+        """Part of a write: the primary key refuses an index recorded before (StorageConflict)."""
+        try:
+            await self._db.execute(
+                "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)",
+                (game_id, index, seat, json.dumps(action)),
+            )
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" not in str(error):
+                raise
+            raise StorageConflict(f"game {game_id}: action {index} was recorded first elsewhere") from error
 
     @_one_write_at_a_time
     async def set_turn_deadline(self, game_id: str, turn_deadline: float | None) -> None:
