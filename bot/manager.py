@@ -144,6 +144,10 @@ class Table:
     paused_for: tuple[str, ...] = ()
     # How many rounds' score pads the channel shows.
     pads_shown: int = 0
+    # Held by a process that does not run the game's server (its shard is another process's), to
+    # take a click that reached this one: a DM click reaches shard 0 only. The process of the
+    # game's server shows it and runs its timers; a guest copy only takes clicks, and catches up.
+    guest: bool = False
     _brains: dict[tuple[int, str], ai.Player] = field(default_factory=dict, repr=False)
     _timers: list[asyncio.TimerHandle] = field(default_factory=list, repr=False)
 
@@ -296,6 +300,7 @@ class GameManager:
             except Exception:
                 log.exception("could not restore game %s; it is left as it was", record.id)
         log.info("restored %d lobbies and %d games", len(self._lobbies), len(tables))
+        await repository.watch_games(self._heard)
         return tables
 
     def _restore_lobby(self, record: GameRecord) -> None:
@@ -315,8 +320,9 @@ class GameManager:
         # The idle clock goes on from the last change, across the restart.
         self._touch(lobby, delay=record.updated_at + self._lobby_idle_seconds - time.time())
 
-    def _restore_table(self, record: GameRecord, *, playing: bool = True) -> Table:
-        """The game of a record; `playing`: it is a running game again (else only shown)."""
+    def _restore_table(self, record: GameRecord, *, playing: bool = True, guest: bool = False) -> Table:
+        """The game of a record; `playing`: it is a running game again (else only shown); `guest`:
+        held only to take clicks (see `Table.guest`)."""
         assert record.seed is not None
         actions = [(seat, action_from_json(action)) for seat, action in record.actions]
         game = Game.replay(len(record.seats), record.seed, Options.from_json(record.options), actions)
@@ -333,6 +339,7 @@ class GameManager:
             turn_deadline=record.turn_deadline,
             # A game from before this was stored (None) is taken to have shown its pads so far.
             pads_shown=len(game.history) if record.pads_shown is None else record.pads_shown,
+            guest=guest,
         )
         for seat in record.seats:
             if seat.missed:
@@ -345,7 +352,8 @@ class GameManager:
                 table.hand_messages[seat.user_id] = (seat.dm_channel_id, seat.hand_message_id, seat.hand_round)
         if playing:
             self._tables[table.id] = table
-            self._by_channel[table.channel_id] = table.id
+            if not guest:  # the channel's commands reach the process of its server
+                self._by_channel[table.channel_id] = table.id
         return table
 
     # -- subscriptions ---------------------------------------------------------------------
@@ -375,6 +383,34 @@ class GameManager:
         if lobby is None:
             raise GameRefused(Refusal.ALREADY_STARTED if lobby_id in self._tables else Refusal.NO_GAME)
         return lobby
+
+    async def find_table(self, game_id: str) -> Table:
+        """The running game `game_id`: held here, or loaded from the database as a guest (see
+        `Table.guest`) when another process runs its server; GameRefused if there is none."""
+        table = self._tables.get(game_id)
+        if table is not None or self.repository is None:
+            return self.table(game_id)
+        record = await self.repository.load_game(game_id)
+        if record is None or record.status != "running":
+            return self.table(game_id)
+        table = self._tables.get(game_id)  # loaded meanwhile, by another click
+        if table is None:
+            table = self._restore_table(record, guest=not self.repository.restores(record.guild_id))
+            if not table.guest:
+                self._schedule(table)  # a game of this process's servers started by another process
+            log.info("game %s: loaded from the database%s", table.id, " as a guest" if table.guest else "")
+        return table
+
+    def _heard(self, game_id: str, count: int) -> None:
+        """A process (this one or another) recorded game `game_id`'s `count`-th action."""
+        table = self._tables.get(game_id)
+        if table is not None and len(table.game.log) < count:
+            self._spawn(self._catch_up_when_free(table))
+
+    async def _catch_up_when_free(self, table: Table) -> None:
+        async with table.lock:
+            if self._tables.get(table.id) is table:
+                await self._catch_up(table)
 
     def table(self, game_id: str) -> Table:
         table = self._tables.get(game_id)
@@ -716,6 +752,13 @@ class GameManager:
             else:
                 table.away.discard(seat.user_id)
         table.stopped = record.status == "stopped"
+        if table.guest:
+            # Which message is each player's DM hand now: the owner sends and records them.
+            table.hand_messages = {
+                seat.user_id: (seat.dm_channel_id, seat.hand_message_id, seat.hand_round)
+                for seat in record.seats
+                if seat.dm_channel_id and seat.hand_message_id and seat.hand_round
+            }
         log.info("game %s: caught up %d moves recorded by another process", table.id, len(caught))
         for applied in caught:
             self._emit(ActionApplied(table, applied, "elsewhere"))
@@ -817,6 +860,8 @@ class GameManager:
         Usually one seat is due; under hidden bids every seat still to bid is.
         """
         self._cancel_timers(table)
+        if table.guest:
+            return  # the process of the game's server runs its timers
         game = table.game
         if table.stopped or game.is_over or table.paused_for:
             return

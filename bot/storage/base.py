@@ -190,6 +190,11 @@ class Repository(abc.ABC):
 
         return await SQLiteRepository.open(where)
 
+    @abc.abstractmethod
+    async def watch_games(self, heard: Callable[[str, int], None]) -> None:
+        """Call `heard(game_id, count)` whenever any process records a game's `count`-th action, so
+        that a process holding the game catches up."""
+
     def restores(self, guild_id: int) -> bool:
         """Whether `open_games` returns the games of this server."""
         return self.restore_filter is None or self.restore_filter(guild_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncpg
@@ -37,6 +37,8 @@ from .base import (
 log = logging.getLogger(__name__)
 
 POOL_SIZE = 5
+# The channel on which each recorded action is announced to every process: "<game id>:<count>".
+GAMES_CHANNEL = "wizard_games"
 MIGRATION_LOCK = 0x57_49_5A_41  # "WIZA": the advisory lock held while migrating
 
 _SEAT_COLUMNS = (
@@ -59,6 +61,8 @@ class PostgresRepository(Repository):
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
+        # The connection held for LISTEN and its callback, see `watch_games`.
+        self._listener: tuple[Any, Callable[..., None]] | None = None
 
     @classmethod
     async def open(cls, url: str) -> PostgresRepository:  # type: ignore[override]
@@ -99,7 +103,22 @@ class PostgresRepository(Repository):
                     await db.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
 
     async def close(self) -> None:
+        if self._listener is not None:
+            (listener, notified), self._listener = self._listener, None
+            await listener.remove_listener(GAMES_CHANNEL, notified)
+            await self._pool.release(listener)
         await self._pool.close()
+
+    async def watch_games(self, heard: Callable[[str, int], None]) -> None:
+        # Every action is recorded with a NOTIFY in the same transaction (`_insert_action`), which
+        # PostgreSQL delivers to each listening connection when, and only if, the write commits.
+        def notified(connection: object, pid: int, channel: str, payload: str) -> None:
+            game_id, count = payload.rsplit(":", 1)
+            heard(game_id, int(count))
+
+        listener = await self._pool.acquire()
+        await listener.add_listener(GAMES_CHANNEL, notified)
+        self._listener = (listener, notified)
 
     async def schema_version(self) -> int:
         return int(await self._pool.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
@@ -501,3 +520,4 @@ async def _insert_action(db: Any, game_id: str, index: int, seat: int, action: d
         )
     except asyncpg.UniqueViolationError as error:
         raise StorageConflict(f"game {game_id}: action {index} was recorded first elsewhere") from error
+    await db.execute("SELECT pg_notify($1, $2)", GAMES_CHANNEL, f"{game_id}:{index + 1}")

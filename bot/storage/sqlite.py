@@ -179,6 +179,9 @@ class SQLiteRepository(Repository):
                     raise StorageError(_cause(path, error)) from error
                 raise StorageError(f"migration {name} failed: {error}") from error
 
+    async def watch_games(self, heard: Callable[[str, int], None]) -> None:
+        """Nothing to hear: the file has one process, which made every change itself."""
+
     async def close(self) -> None:
         async with self._writing:
             await self._db.close()

@@ -308,7 +308,9 @@ class WizardCog(commands.Cog, name="Wizard"):
             elif isinstance(button, _ids.LobbyId):
                 await self._lobby_click(interaction, button)
             elif isinstance(button, _ids.HandId | _ids.BackId | _ids.ActionId) and not await self._is_shown(
-                interaction, self.manager.table(button.game)
+                # A click on a DM hand reaches shard 0's process, which may not run the game's server.
+                interaction,
+                await self.manager.find_table(button.game),
             ):
                 return
             elif isinstance(button, _ids.HandId):
@@ -494,7 +496,11 @@ class WizardCog(commands.Cog, name="Wizard"):
         # The clicked message shows the hand as it is now: the DM as the steady hand of the round,
         # the ephemeral copy from My hand as this moment.
         message = interaction.message
-        in_dm = message is not None and table.is_hand_message(interaction.user.id, message.id)
+        # A click in a DM is on the DM hand (its copies from My hand are in the server's channel): a
+        # guest copy of the game (see `Table.guest`) may not know that round's message yet.
+        in_dm = message is not None and (
+            table.is_hand_message(interaction.user.id, message.id) or interaction.guild_id is None
+        )
         observation = table.game.observation(applied.seat)
         embed = _render.hand_embed(table, observation, locale, steady=in_dm)
         view = _render.hand_view(table, observation, locale, steady=in_dm)

@@ -150,6 +150,9 @@ class Presenter:
         return feed
 
     def _on_event(self, event: Event) -> None:
+        table = getattr(event, "table", None)
+        if isinstance(table, Table) and table.guest:
+            return  # the process of the game's server shows it
         if isinstance(event, LobbyClosed):
             lobby = event.lobby
             if lobby.message_id is not None:
@@ -249,12 +252,12 @@ class Presenter:
         self, table: Table, user_id: int, message_id: int, embed: discord.Embed, view: discord.ui.View | None
     ) -> None:
         """A click's response already showed this hand in `message_id`: if that is the DM, don't edit it again."""
-        if table.is_hand_message(user_id, message_id):
+        if table.is_hand_message(user_id, message_id) and not table.guest:
             self.feed(table).hand_shown[user_id] = _shown(embed, view)
 
     def note_hand_retired(self, table: Table, user_id: int, message_id: int) -> None:
         """A click's response already took the buttons off this hand message (its round is over)."""
-        if table.is_hand_message(user_id, message_id):
+        if table.is_hand_message(user_id, message_id) and not table.guest:
             self.feed(table).hand_shown[user_id] = _RETIRED
 
     def restore(self, tables: list[Table]) -> None:

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from bot.engine import Options, RuleError, action_to_json
+from bot.engine import NotYourTurnError, Options, RuleError, action_to_json
 from bot.manager import ActionApplied, GameManager, Table
 from bot.storage import Repository
 from tests.manager.support import CHANNEL, GUILD, PEOPLE, SEED, Recorder, current, mover, start_with
@@ -62,7 +62,10 @@ async def test_a_process_behind_catches_up_and_takes_the_next_click(site: Site) 
             assert [e.by for e in events.of(ActionApplied)] == ["elsewhere", "player"]
 
 
-async def test_the_same_click_reaching_both_processes_counts_once_and_both_answers_agree(site: Site) -> None:
+async def test_the_same_click_reaching_both_processes_counts_once(site: Site) -> None:
+    """The second process answers with the move the first recorded, if its copy was behind when
+    the click came; if it had already heard of the move (PostgreSQL tells it), it refuses the
+    click as it refuses a double click ("not your turn"). Either way the move counts once."""
     async with process(site) as (first, _):
         table = await start_with(first, 3)
         async with process(site) as (second, _):
@@ -71,9 +74,11 @@ async def test_the_same_click_reaching_both_processes_counts_once_and_both_answe
             bid = table.game.legal_actions()[0]
             where = current(table)
             here = await first.act(table.id, bidder.user_id, bid, **where)
-            there = await second.act(stale.id, bidder.user_id, bid, **where)
-
-            assert (there.seat, there.action) == (here.seat, here.action)
+            try:
+                there = await second.act(stale.id, bidder.user_id, bid, **where)
+                assert (there.seat, there.action) == (here.seat, here.action)
+            except NotYourTurnError:
+                pass
             assert stale.game.log == table.game.log == [(here.seat, bid)]
 
 

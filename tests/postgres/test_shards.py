@@ -1,0 +1,68 @@
+"""Two real bot processes share the shards of one bot and one PostgreSQL database, against the
+Discord stand-in, which routes as Discord does: a server's events to the shard of its id, every
+DM click to shard 0. A game in a server of shard 1 is played to the end by DM clicks only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import asyncpg
+
+from bot.engine import Game, Options, action_from_json
+from tests.e2e._play import Players, messages_of, open_game, three_people
+from tests.e2e._process import launch
+from tests.e2e.standin import DiscordStandin, Driver
+from tests.e2e.test_standin_routing import guild_on_shard
+
+
+async def test_a_game_on_shard_1_is_played_to_the_end_by_dm_clicks_that_reach_shard_0(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    async with DiscordStandin() as standin:
+        guild_on_shard(standin, "Shard 0", 0, 2)
+        guild = guild_on_shard(standin, "Shard 1", 1, 2)
+        channel = standin.create_text_channel(guild, "wizard")
+        _, people = three_people(standin)  # a server of their own, for the names; they join ours too
+        for person in people:
+            standin.add_member(guild, person)
+        environ = {"DISCORD_TOKEN": standin.token, "DATABASE_URL": postgres_url, "SHARD_COUNT": "2",
+                   "LOG_LEVEL": "WARNING", "DEV_GUILD_ID": str(guild.id)}  # fmt: skip
+        processes = []
+        try:
+            for shard in (0, 1):
+                folder = tmp_path / f"shard{shard}"
+                folder.mkdir()
+                log = (folder / "bot.log").open("wb")
+                processes.append(await launch(standin, folder, environ | {"SHARD_IDS": str(shard)}, log=log))
+                logged_in = len(processes)
+                await standin.wait_for(
+                    lambda: len(standin.identify_payloads) >= logged_in and standin.gateway_ready,  # noqa: B023
+                    60,
+                    f"shard {shard}'s process to log in",
+                )
+            driver = Driver(standin)
+            await open_game(driver, channel, people, rounds=2)
+            players = Players(standin, driver, channel, people)
+            clicks_before = len(standin.interactions)
+            while await players.move():
+                pass
+            await standin.wait_for(players.finished, 10, "the final standings")
+            clicks = list(standin.interactions.values())[clicks_before:]
+            assert clicks, "no DM clicks"
+            assert all(click.guild_id is None for click in clicks)  # every one of them reached shard 0
+            assert standin.slow_acks(3.0) == []
+            assert all(c.rejected_callbacks == [] for c in clicks)
+            assert len(messages_of(driver, channel, "Final standings")) == 1
+        finally:
+            for process in processes:
+                process.kill()
+                await process.wait()
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        seed = await connection.fetchval("SELECT seed FROM games WHERE status = 'finished'")
+        rows = await connection.fetch("SELECT seat, action FROM actions ORDER BY idx")
+    finally:
+        await connection.close()
+    log_ = [(row["seat"], action_from_json(json.loads(row["action"]))) for row in rows]
+    assert Game.replay(3, seed, Options(rounds=2), log_).is_over
