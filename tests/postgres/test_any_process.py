@@ -5,33 +5,14 @@ it and keeps the game's timers; the guest runs no timers and shows nothing."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 
 import pytest
 
 from bot.engine import Options
-from bot.manager import ActionApplied, GameManager, GameRefused, Refusal
-from bot.storage import Repository
-from tests.manager.support import CHANNEL, GUILD, PEOPLE, SEED, Recorder, current, mover, start_with
-
-
-@asynccontextmanager
-async def process(
-    url: str, runs_server: bool, computer_pace: float = 1.5
-) -> AsyncIterator[tuple[GameManager, Recorder]]:
-    """A bot process on the database at `url`; `runs_server`: the game's server is on its shard."""
-    repository = await Repository.open(url)
-    repository.restore_filter = lambda guild_id: runs_server
-    manager = GameManager(seed_source=lambda: SEED, computer_pace=computer_pace)
-    recorder = Recorder()
-    manager.subscribe(recorder)
-    try:
-        await manager.load(repository)
-        yield manager, recorder
-    finally:
-        manager.close()
-        await repository.close()
+from bot.manager import ActionApplied, GameRefused, Refusal
+from tests.manager.support import CHANNEL, GUILD, PEOPLE, Recorder, current, mover, start_with
+from tests.storage.support import process
 
 
 def elsewhere(kind: Callable[[ActionApplied], bool] = lambda event: True) -> Callable[[object], bool]:
@@ -39,7 +20,7 @@ def elsewhere(kind: Callable[[ActionApplied], bool] = lambda event: True) -> Cal
 
 
 async def test_a_click_reaching_another_process_is_taken_there_and_shown_by_the_games_own(postgres_url: str) -> None:
-    async with process(postgres_url, runs_server=True) as (owner, owner_events):
+    async with process(postgres_url) as (owner, owner_events):
         table = await start_with(owner, 3)
         async with process(postgres_url, runs_server=False) as (other, _):
             bidder = mover(table)
@@ -68,7 +49,7 @@ async def test_a_guest_runs_no_timers_and_catches_up_with_the_owners_moves(postg
     """A person and two computer players, whose moves only the owner makes; the person clicks in
     the guest, whose copy follows the owner's moves through the notifications."""
     person = PEOPLE[0]
-    async with process(postgres_url, runs_server=True, computer_pace=0.0) as (owner, owner_events):
+    async with process(postgres_url, computer_pace=0.0) as (owner, owner_events):
         lobby = await owner.open_lobby(GUILD, CHANNEL, person, Options(rounds=1), 300, computers=["easy", "easy"])
         table = await owner.start(lobby.id, person.user_id)
         seat = table.seat_of(person.user_id)

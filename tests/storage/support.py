@@ -4,8 +4,8 @@ reading the file with the standard library, and finished games made to order."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
-from contextlib import closing
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,26 @@ class Site:
         for boot in self._boots:
             boot.manager.close()
             await boot.repository.close()
+
+
+@asynccontextmanager
+async def process(
+    where: Path | str, *, runs_server: bool = True, computer_pace: float = 1.5
+) -> AsyncIterator[tuple[GameManager, Recorder]]:
+    """Another bot process on the database at `where`, running alongside: its manager (restoring
+    what the database holds) and the events it emits. `runs_server`: the test servers are on its
+    shards (else it restores none of their games, and holds one only as a guest)."""
+    repository = await Repository.open(where)
+    repository.restore_filter = lambda guild_id: runs_server
+    manager = GameManager(seed_source=lambda: SEED, computer_pace=computer_pace)
+    recorder = Recorder()
+    manager.subscribe(recorder)
+    try:
+        await manager.load(repository)
+        yield manager, recorder
+    finally:
+        manager.close()
+        await repository.close()
 
 
 def seats_of(user_ids: Sequence[int]) -> list[SeatRecord]:

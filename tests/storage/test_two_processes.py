@@ -8,31 +8,15 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 import pytest
 
 from bot.engine import NotYourTurnError, Options, RuleError, action_to_json
 from bot.manager import ActionApplied, GameManager, Table
-from bot.storage import Repository
-from tests.manager.support import CHANNEL, GUILD, PEOPLE, SEED, Recorder, current, mover, start_with
+from tests.manager.support import CHANNEL, GUILD, PEOPLE, Recorder, current, mover, start_with
 
-from .support import Site
-
-
-@asynccontextmanager
-async def process(site: Site, **kwargs: float) -> AsyncIterator[tuple[GameManager, Recorder]]:
-    """A bot process on the site's database: its manager (restoring what the database holds) and
-    the events it emits."""
-    repository = await Repository.open(site.path)
-    manager = GameManager(seed_source=lambda: SEED, **kwargs)
-    recorder = Recorder()
-    manager.subscribe(recorder)
-    try:
-        await manager.load(repository)
-        yield manager, recorder
-    finally:
-        manager.close()
-        await repository.close()
+from .support import Site, process
 
 
 def held(manager: GameManager) -> Table:
@@ -41,59 +25,72 @@ def held(manager: GameManager) -> Table:
     return table
 
 
-async def test_a_process_behind_catches_up_and_takes_the_next_click(site: Site) -> None:
-    async with process(site) as (first, _):
+@dataclass
+class Both:
+    """A game of three started in the first process, and the second process started after it."""
+
+    first: GameManager
+    table: Table  # the first process's copy
+    second: GameManager
+    stale: Table  # the second process's copy, which will fall behind
+    events: Recorder  # what the second process emits
+
+
+@asynccontextmanager
+async def a_game_in_two_processes(site: Site) -> AsyncIterator[Both]:
+    async with process(site.path) as (first, _):
         table = await start_with(first, 3)
-        async with process(site) as (second, events):
-            stale = held(second)
-            bidder = mover(table)
-            await first.act(table.id, bidder.user_id, table.game.legal_actions()[0], **current(table))
+        async with process(site.path) as (second, events):
+            yield Both(first, table, second, held(second), events)
 
-            # The next bid reaches the second process, whose copy lacks the first bid.
-            after = mover(table)
-            bid = table.game.legal_actions()[0]
-            applied = await second.act(stale.id, after.user_id, bid, **current(table))
 
-            assert applied.action == bid
-            assert stale.game.log == [*table.game.log, (applied.seat, bid)]
-            stored = await second.repository.actions(stale.id)  # type: ignore[union-attr]
-            assert len(stored) == 2
-            # The bid it caught up with is announced, so this process shows it too.
-            assert [e.by for e in events.of(ActionApplied)] == ["elsewhere", "player"]
+async def test_a_process_behind_catches_up_and_takes_the_next_click(site: Site) -> None:
+    async with a_game_in_two_processes(site) as both:
+        first, table, second, stale, events = both.first, both.table, both.second, both.stale, both.events
+        bidder = mover(table)
+        await first.act(table.id, bidder.user_id, table.game.legal_actions()[0], **current(table))
+
+        # The next bid reaches the second process, whose copy lacks the first bid.
+        after = mover(table)
+        bid = table.game.legal_actions()[0]
+        applied = await second.act(stale.id, after.user_id, bid, **current(table))
+
+        assert applied.action == bid
+        assert stale.game.log == [*table.game.log, (applied.seat, bid)]
+        stored = await second.repository.actions(stale.id)  # type: ignore[union-attr]
+        assert len(stored) == 2
+        # The bid it caught up with is announced, so this process shows it too.
+        assert [e.by for e in events.of(ActionApplied)] == ["elsewhere", "player"]
 
 
 async def test_the_same_click_reaching_both_processes_counts_once(site: Site) -> None:
     """The second process answers with the move the first recorded, if its copy was behind when
     the click came; if it had already heard of the move (PostgreSQL tells it), it refuses the
     click as it refuses a double click ("not your turn"). Either way the move counts once."""
-    async with process(site) as (first, _):
-        table = await start_with(first, 3)
-        async with process(site) as (second, _):
-            stale = held(second)
-            bidder = mover(table)
-            bid = table.game.legal_actions()[0]
-            where = current(table)
-            here = await first.act(table.id, bidder.user_id, bid, **where)
-            try:
-                there = await second.act(stale.id, bidder.user_id, bid, **where)
-                assert (there.seat, there.action) == (here.seat, here.action)
-            except NotYourTurnError:
-                pass
-            assert stale.game.log == table.game.log == [(here.seat, bid)]
+    async with a_game_in_two_processes(site) as both:
+        first, table, second, stale = both.first, both.table, both.second, both.stale
+        bidder = mover(table)
+        bid = table.game.legal_actions()[0]
+        where = current(table)
+        here = await first.act(table.id, bidder.user_id, bid, **where)
+        try:
+            there = await second.act(stale.id, bidder.user_id, bid, **where)
+            assert (there.seat, there.action) == (here.seat, here.action)
+        except NotYourTurnError:
+            pass
+        assert stale.game.log == table.game.log == [(here.seat, bid)]
 
 
 async def test_a_click_the_caught_up_game_no_longer_allows_is_refused_as_stale(site: Site) -> None:
-    async with process(site) as (first, _):
-        table = await start_with(first, 3)
-        async with process(site) as (second, _):
-            stale = held(second)
-            bidder = mover(table)
-            where = current(table)
-            bids = table.game.legal_actions()
-            await first.act(table.id, bidder.user_id, bids[0], **where)
-            with pytest.raises(RuleError):  # not their turn any more
-                await second.act(stale.id, bidder.user_id, bids[1], **where)
-            assert stale.game.log == table.game.log
+    async with a_game_in_two_processes(site) as both:
+        first, table, second, stale = both.first, both.table, both.second, both.stale
+        bidder = mover(table)
+        where = current(table)
+        bids = table.game.legal_actions()
+        await first.act(table.id, bidder.user_id, bids[0], **where)
+        with pytest.raises(RuleError):  # not their turn any more
+            await second.act(stale.id, bidder.user_id, bids[1], **where)
+        assert stale.game.log == table.game.log
 
 
 async def test_computer_players_in_two_processes_make_each_move_once_without_errors(
@@ -104,11 +101,11 @@ async def test_computer_players_in_two_processes_make_each_move_once_without_err
     once, neither copy ever differs from the database's game, and nothing logs an error."""
     caplog.set_level(logging.INFO)
     person = PEOPLE[0]
-    async with process(site, computer_pace=0.0) as (first, first_events):
+    async with process(site.path, computer_pace=0.0) as (first, first_events):
         lobby = await first.open_lobby(GUILD, CHANNEL, person, Options(rounds=2), 300, computers=["easy", "easy"])
         table = await first.start(lobby.id, person.user_id)
         seat = table.seat_of(person.user_id)
-        async with process(site, computer_pace=0.0) as (second, second_events):
+        async with process(site.path, computer_pace=0.0) as (second, second_events):
             copies = [table, held(second)]
 
             def waiting(event: object) -> bool:
