@@ -20,7 +20,6 @@ from .values import VALUES
 
 _WIZARD = Kind.WIZARD
 _JESTER = Kind.JESTER
-_NUMBER = Kind.NUMBER
 DECK_SIZE = len(DECK)
 SUITS = tuple(Suit)
 # The DECK is ordered suit by suit, ranks 1-13, then the four Wizards and the four Jesters.
@@ -90,6 +89,10 @@ def current_best(trick: Sequence[Card], trump: Suit | None) -> Card | None:
     return None if best.kind is _JESTER else best
 
 
+# How likely a seat that has made its bid still beats a card: only when every card it may play would.
+UNWILLING = 0.15
+
+
 def survival(
     card: Card,
     led: int,
@@ -99,12 +102,16 @@ def survival(
     hand_size: int,
     later: Sequence[int],
     voids: Sequence[int],
+    needs: Sequence[int],
 ) -> float:
     """The chance that `card`, winning the trick now, is not beaten by the seats in `later`.
 
     Each later seat holds `hand_size` of the `unseen` cards. `led` and `trump` are suit ids (0-3,
     the index in SUITS, or -1 for none); `led` is -1 when `card` sets the suit. `voids` are the
-    seats' void masks. A rough independent-cards estimate, good enough to rank cards.
+    seats' void masks; `needs` the tricks each seat still needs for its bid. A seat beats the card
+    if it holds a card that can (a Wizard; a higher card of the suit; a trump when it has none of
+    the suit, which a known void settles) and wants the trick; a seat that made its bid mostly
+    ducks. The cards in different hands are taken as independent: good enough to rank cards.
     """
     kind = card.kind
     if kind is _WIZARD or not later:
@@ -113,38 +120,40 @@ def survival(
         return 0.0
     if unseen <= 0:
         return 1.0
-    share = len(later) * hand_size / unseen
-    keep = 0.0 if share >= 1.0 else 1.0 - share
-    p = keep ** known[52:56].count(0)
+    h = hand_size
+    # The chance that a hand of h unseen cards holds none of n given ones.
+    none_of_wizards = (1.0 - known[52:56].count(0) / unseen) ** h
     index = card.index
     suit = index // 13
     higher = known[index + 1 : index + 14 - card.rank].count(0)
+    trumps = unseen_in(known, trump) if trump >= 0 and trump != suit else 0
     if led < 0 or led == suit:
-        if higher:
-            p *= keep**higher
-        if suit != trump and trump >= 0:
-            trumps = unseen_in(known, trump)
-            if trumps:
-                void_p = (1.0 - unseen_in(known, suit) / unseen) ** hand_size
-                has_trump = 1.0 - (1.0 - trumps / unseen) ** hand_size
-                trump_bit = 1 << trump
-                suit_bit = 1 << suit
-                for seat in later:
-                    mask = voids[seat]
-                    if mask & trump_bit:
-                        continue
-                    p *= 1.0 - (1.0 if mask & suit_bit else void_p) * has_trump
-    elif higher:
-        # A trump played to another suit: only seats void in the led suit can over-trump.
-        void_p = (1.0 - unseen_in(known, led) / unseen) ** hand_size
-        has_higher = 1.0 - (1.0 - higher / unseen) ** hand_size
-        trump_bit = 1 << trump
-        led_bit = 1 << led
-        for seat in later:
-            mask = voids[seat]
-            if mask & trump_bit:
-                continue
-            p *= 1.0 - (1.0 if mask & led_bit else void_p) * has_higher
+        # The card's own suit is followed: a higher one beats it, or a trump from a seat without the suit.
+        no_higher = (1.0 - higher / unseen) ** h
+        void_p = (1.0 - unseen_in(known, suit) / unseen) ** h
+        suit_bit = 1 << suit
+    else:
+        # A trump on another suit: only a higher trump beats it, from a seat without the led suit.
+        no_higher = 1.0
+        void_p = (1.0 - unseen_in(known, led) / unseen) ** h
+        trumps = higher
+        suit_bit = 1 << led
+    has_trump = 1.0 - (1.0 - trumps / unseen) ** h if trumps else 0.0
+    trump_bit = 1 << trump if trump >= 0 else 0
+    p = 1.0
+    for seat in later:
+        mask = voids[seat]
+        beat_with = 0.0 if mask & trump_bit else has_trump
+        if mask & suit_bit:
+            safe = 1.0 - beat_with
+        elif led < 0 or led == suit:
+            safe = no_higher - void_p * beat_with
+        else:
+            safe = 1.0 - void_p * beat_with
+        need = needs[seat]
+        spend = min(1.0, 2 * need / h) if need > 0 else UNWILLING
+        beaten = 1.0 - (1.0 - spend * (1.0 - none_of_wizards)) * max(0.0, safe)
+        p *= 1.0 - (beaten if need > 0 else UNWILLING * beaten)
     return p
 
 
@@ -266,7 +275,12 @@ def strongest_suit(hand: Sequence[Card]) -> Suit:
 
 SAFE = 0.95
 GOOD_FOLLOW = 0.6
-GOOD_LEAD = 0.75
+
+
+# When tricks are needed and none can be won now: the order cards are thrown in, lowest first. A
+# Jester ranks with a plain 9: a low card does the job as well and the Jester is kept, since it
+# ducks any trick later, once the bid is made.
+JESTER_DISCARD = 9.5
 
 
 def play_card(
@@ -274,19 +288,21 @@ def play_card(
     legal: Sequence[Card],
     trick: Sequence[Card],
     trump: Suit | None,
-    need: int,
+    seat: int,
+    needs: Sequence[int],
     known: bytearray | bytes,
     voids: Sequence[int],
     later: Sequence[int],
 ) -> Card:
     """The normal level's card: win cheaply while tricks are needed, duck once the bid is made.
 
-    `need` is the bid minus the tricks won; `later` the seats still to play to this trick after
-    this one; `known` marks the cards seen by everyone and this hand; `voids` are the seats' void
-    masks (`void_mask`).
+    `needs` are each seat's bid minus the tricks it won; `later` the seats still to play to this
+    trick after `seat`; `known` marks the cards seen by everyone and this hand; `voids` are the
+    seats' void masks (`void_mask`).
     """
     if len(legal) == 1:
         return legal[0]
+    need = needs[seat]
     size = len(hand)
     unseen = known.count(0)
     trump_id = -1 if trump is None else SUIT_ID[trump]
@@ -295,27 +311,43 @@ def play_card(
     best = current_best(trick, trump)
     if need > 0:
         if not trick:
-            return _lead_for_tricks(legal, trump, trump_id, need, size, known, unseen, voids, later)
+            # Leading for tricks: the strongest card. Giving a lead away to keep strong cards for
+            # later lost more than it kept (measured against the rule-of-thumb player).
+            return max(legal, key=lambda c: strength(c, trump))
         winners = [card for card in legal if beats(card, best, trump)]
         if winners:
             if not later:
                 return min(winners, key=lambda c: strength(c, trump))
-            rated = [(survival(c, led_id, trump_id, known, unseen, size, later, voids), c) for c in winners]
-            safe = [c for p, c in rated if p >= SAFE]
+            rated = [(survival(c, led_id, trump_id, known, unseen, size, later, voids, needs), c) for c in winners]
+            # A Wizard takes a trick whenever it is played, so a plain card that should hold is
+            # played first: its chance only falls as the others run out of suits.
+            plain = [(p, c) for p, c in rated if c.kind is not _WIZARD]
+            safe = [c for p, c in plain if p >= SAFE]
             if safe:
                 return min(safe, key=lambda c: strength(c, trump))
-            if 2 * need >= size:
-                return max(rated, key=lambda pc: (pc[0], -strength(pc[1], trump)))[1]
-            good = [c for p, c in rated if p >= GOOD_FOLLOW]
+            good = [c for p, c in plain if p >= GOOD_FOLLOW]
             if good:
                 return min(good, key=lambda c: strength(c, trump))
-        # Nothing worth playing to win: throw the least useful card, keeping Jesters for later.
-        return min(legal, key=lambda c: 1.5 if c.kind is _JESTER else strength(c, trump))
+            if 2 * need >= size or len(plain) < len(rated):
+                return max(rated, key=lambda pc: (pc[0], -strength(pc[1], trump)))[1]
+            # A long shot still beats giving the trick away: tricks are needed.
+            return min(winners, key=lambda c: strength(c, trump))
+        # No card wins the trick: throw the least useful one.
+        return min(legal, key=lambda c: JESTER_DISCARD if c.kind is _JESTER else strength(c, trump))
     # At or past the bid: lose the trick if possible, shedding the most dangerous card that still loses.
     if not trick:
-        rated = [(survival(c, -1, trump_id, known, unseen, size, later, voids), c) for c in legal]
+        rated = [(survival(c, -1, trump_id, known, unseen, size, later, voids, needs), c) for c in legal]
         lowest = min(p for p, _ in rated)
         return max((c for p, c in rated if p <= lowest + 0.05), key=lambda c: danger(c, trump))
+    if best is not None and best.kind is not _WIZARD:
+        # A Wizard takes a trick whenever it is played (unless behind another Wizard), so taking
+        # this one with it costs nothing more, and denies it to an opponent who needs it.
+        players = len(needs)
+        winner = (seat - len(trick) + trick_winner(trick, trump)) % players
+        if 0 < needs[winner] <= size:
+            for card in legal:
+                if card.kind is _WIZARD:
+                    return card
     losers = [card for card in legal if not beats(card, best, trump)]
     if losers:
         return max(losers, key=lambda c: danger(c, trump))
@@ -323,34 +355,32 @@ def play_card(
         return max(legal, key=lambda c: strength(c, trump))
     return min(
         legal,
-        key=lambda c: (survival(c, led_id, trump_id, known, unseen, size, later, voids), -strength(c, trump)),
+        key=lambda c: (survival(c, led_id, trump_id, known, unseen, size, later, voids, needs), -strength(c, trump)),
     )
 
 
-def _lead_for_tricks(
-    legal: Sequence[Card],
-    trump: Suit | None,
-    trump_id: int,
-    need: int,
-    size: int,
-    known: bytearray | bytes,
-    unseen: int,
-    voids: Sequence[int],
-    later: Sequence[int],
-) -> Card:
-    rated = [(survival(c, -1, trump_id, known, unseen, size, later, voids), c) for c in legal]
-    if need >= size:
-        # Every trick is needed: lead the strongest card.
-        return max(rated, key=lambda pc: (pc[0], strength(pc[1], trump)))[1]
-    wizards = sum(1 for c in legal if c.kind is _WIZARD)
-    strong = [(p, c) for p, c in rated if p >= GOOD_LEAD and c.kind is not _WIZARD]
-    if strong:
-        # Off-suit winners lose value as the others run out of the suit: cash them first.
-        return max(strong, key=lambda pc: (pc[0] - (0.05 if pc[1].suit is trump else 0.0), -strength(pc[1], trump)))[1]
-    if wizards and need > wizards:
-        return next(c for c in legal if c.kind is _WIZARD)
-    if 2 * need >= size:
-        return max(rated, key=lambda pc: (pc[0], strength(pc[1], trump)))[1]
-    # Plenty of tricks to spare: give this one away cheaply and keep the strong cards.
-    spare = [pc for pc in rated if pc[1].kind is _NUMBER] or rated
-    return min(spare, key=lambda pc: (pc[0], strength(pc[1], trump)))[1]
+def rollout_card(legal: Sequence[Card], trick: Sequence[Card], trump: Suit | None, need: int, last: bool) -> Card:
+    """The hard level's rollout policy: the normal play without the hold-up chances, for speed.
+
+    While tricks are needed: lead the strongest card, follow with the cheapest card that wins,
+    else throw the least useful one. Once the bid is made: lead the weakest card, follow with the
+    most dangerous card that loses, else (`last` to play: the trick is taken anyway) the strongest.
+    """
+    if len(legal) == 1:
+        return legal[0]
+    if not trick:
+        if need > 0:
+            return max(legal, key=lambda c: strength(c, trump))
+        return min(legal, key=lambda c: strength(c, trump))
+    best = current_best(trick, trump)
+    if need > 0:
+        winners = [card for card in legal if beats(card, best, trump)]
+        if winners:
+            return min(winners, key=lambda c: strength(c, trump))
+        return min(legal, key=lambda c: JESTER_DISCARD if c.kind is _JESTER else strength(c, trump))
+    losers = [card for card in legal if not beats(card, best, trump)]
+    if losers:
+        return max(losers, key=lambda c: danger(c, trump))
+    if last:
+        return max(legal, key=lambda c: strength(c, trump))
+    return min(legal, key=lambda c: strength(c, trump))

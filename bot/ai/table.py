@@ -124,7 +124,8 @@ class Table:
             legal,
             trick,
             self.trump,
-            self.bids[seat] - self.won[seat],
+            seat,
+            [bid - won for bid, won in zip(self.bids, self.won, strict=True)],
             self.known[seat],
             self.voids,
             LATER[self.players][seat][len(trick)],
@@ -134,6 +135,19 @@ class Table:
         """Play the rest of the round with the normal policy for everyone."""
         while self.hands[(self.leader + len(self.trick)) % self.players]:
             self.play(self.policy_card())
+
+    def play_out_quick(self) -> None:
+        """Play the rest of the round with the cheap rollout policy (`policy.rollout_card`) for everyone."""
+        players = self.players
+        hands = self.hands
+        trump = self.trump
+        while hands[(self.leader + len(self.trick)) % players]:
+            trick = self.trick
+            seat = (self.leader + len(trick)) % players
+            legal = legal_cards(hands[seat], led_suit(trick))
+            self.play(
+                policy.rollout_card(legal, trick, trump, self.bids[seat] - self.won[seat], len(trick) == players - 1)
+            )
 
     def points(self) -> list[int]:
         return [round_points(bid, won) for bid, won in zip(self.bids, self.won, strict=True)]

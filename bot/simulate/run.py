@@ -2,6 +2,9 @@
 
     python -m bot.simulate --games 400 --players 4 --seats hard,normal,normal,normal --workers 2
 
+A seat is a level ("easy", "normal", "hard"), "random" (any legal action) or "baseline", the fixed
+yardstick: a rule-of-thumb player that shares no code with the levels (`bot.simulate.baseline`).
+
 Games go in blocks of one deal seed played once per rotation of the seats, so each level sits in
 each seat equally often and meets the same cards from every seat (duplicate style). For each level
 it prints the mean points per game and, when other levels play too, the difference to their mean,
@@ -27,7 +30,9 @@ from bot.ai import Level, Player, RandomPlayer
 from bot.ai.players import EasyPlayer, HardPlayer, NormalPlayer
 from bot.engine import Game, Options
 
-LEVELS = ("random", "easy", "normal", "hard")
+from .baseline import BaselinePlayer
+
+LEVELS = ("random", "baseline", "easy", "normal", "hard")
 
 
 @dataclass
@@ -53,6 +58,8 @@ def build_player(level: str, seed: int, budget: int | None) -> Player:
     rng = random.Random(seed)
     if level == "random":
         return RandomPlayer(rng)
+    if level == "baseline":
+        return BaselinePlayer(rng)
     if level == Level.EASY.value:
         return EasyPlayer(rng)
     if level == Level.NORMAL.value:

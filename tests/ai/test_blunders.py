@@ -107,3 +107,33 @@ def test_dealer_names_its_strongest_suit_after_a_turned_up_wizard(level: Level, 
     observation = game.observation(3)
     assert observation.to_move == 3
     assert small_player(level).choose(observation) == ChooseTrump(suit)
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+def test_needing_a_trick_it_cannot_win_it_throws_a_low_card_not_its_jester(level: Level) -> None:
+    # A Wizard was led, so nothing wins this trick; seat 1 bid 1. The two of clubs does the job
+    # of a throw-away as well as the Jester, which it keeps to duck a trick once it has its bid.
+    game = situation(["W1 C6 D1", "J1 C2 D13", "S7 D8 H2", "C3 C4 S5"], "H1", dealer=3, bids=[1, 1, 0, 1], plays="W1")
+    action = small_player(level).choose(game.observation(1))
+    assert action == Play(cards("C2").pop())
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+def test_third_in_seat_it_wins_with_its_13_and_keeps_its_wizard(level: Level) -> None:
+    # No trump (a Jester turned up). Spades are led; seat 2 needs two of its three tricks. Its 13
+    # is the top spade, beaten only by a Wizard from the last seat, and the Wizard it keeps takes
+    # a trick whenever it likes; played now, the Wizard would leave the 13 to fend for itself.
+    game = situation(
+        ["S5 D3 D4", "S7 H2 H3", "W1 S13 C2", "C5 C6 D8"], "J1", dealer=3, bids=[1, 0, 2, 1], plays="S5 S7"
+    )
+    action = small_player(level).choose(game.observation(2))
+    assert action == Play(cards("S13").pop())
+
+
+def test_at_its_bid_normal_spends_its_wizard_to_deny_a_trick_an_opponent_needs() -> None:
+    # Seat 1 bid 0 and holds a Wizard, which takes a trick whenever it is played: taking this one,
+    # which seat 0 needs for its bid of 1, costs seat 1 nothing more and breaks seat 0's bid. (The
+    # hard level weighs the Wizard against ducking by its search.)
+    game = situation(["S10 C6 D1", "W1 S3 H5", "S7 D8 H2", "C3 C4 S5"], "H1", dealer=3, bids=[1, 0, 1, 1], plays="S10")
+    action = small_player(Level.NORMAL).choose(game.observation(1))
+    assert action == Play(cards("W1").pop())
