@@ -1,12 +1,21 @@
-"""Skill ratings with openskill's Plackett-Luce model, which rates multiplayer games by finishing order."""
+"""Skill ratings from finishing orders, with openskill's Bradley-Terry model in its full-pairing form.
+
+A game of n players is rated as every pair of them playing a match: the one placed higher won it,
+and two who share a place drew. So a tie treats the tied players alike, and from equal ratings
+nobody placed behind another gains more than they do (tests/bot/test_ratings.py proves it over
+random finishing orders). openskill's Plackett-Luce model, used before, does not: its update for
+tied ranks is wrong (openskill.py issue #155), and in the game of scores [120, 160, 150, 70, 120,
+80] it rated the fifth-placed player above the two tied in third place. Migration 0005 recomputed
+the stored ratings with this model (`replay`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
-_MODEL = PlackettLuce()
+_MODEL = BradleyTerryFull()
 
 Rating = tuple[float, float]  # (mu, sigma)
 
@@ -19,3 +28,17 @@ def rate(previous: Mapping[int, Rating], players: Sequence[int], places: Sequenc
     teams = [[_MODEL.rating(*previous[user]) if user in previous else _MODEL.rating()] for user in players]
     rated = _MODEL.rate(teams, ranks=list(places))
     return {user: (team[0].mu, team[0].sigma) for user, team in zip(players, rated, strict=True)}
+
+
+def shown(rating: Rating) -> float:
+    """The figure a rating is shown and ranked by: the cautious mu - 3 sigma."""
+    mu, sigma = rating
+    return mu - 3 * sigma
+
+
+def replay(games: Iterable[tuple[Sequence[int], Sequence[int]]]) -> dict[int, Rating]:
+    """Everyone's rating after `games` ((players, places) each, in the order they were played)."""
+    current: dict[int, Rating] = {}
+    for players, places in games:
+        current.update(rate(current, players, places))
+    return current

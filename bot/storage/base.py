@@ -15,6 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from bot import ratings
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -345,11 +347,11 @@ def stats_row(guild_id: int, seat: FinalSeat, new_ratings: dict[int, tuple[float
     """What one finished game adds to a player's statistics, in the order of the backends' upsert:
     guild, user, name, wins, total score, best score, rounds, exact, over, under, mu, sigma, rating.
 
-    The rating shown and sorted by is the cautious mu - 3 sigma.
+    The rating shown and sorted by is `ratings.shown`.
     """
     exact, over, under = exact_over_under(seat.rounds)
     mu, sigma = (new_ratings or {}).get(seat.user_id, (None, None))
-    rating = None if mu is None or sigma is None else mu - 3 * sigma
+    rating = None if mu is None or sigma is None else ratings.shown((mu, sigma))
     return (
         guild_id,
         seat.user_id,
@@ -365,3 +367,31 @@ def stats_row(guild_id: int, seat: FinalSeat, new_ratings: dict[int, tuple[float
         sigma,
         rating,
     )
+
+
+# -- migrations that SQL alone cannot make -------------------------------------------------
+
+# Migration 0005 (both dialects) clears the stored ratings; in the same transaction each backend then
+# reads the finished games with its own SQL and stores what `replayed_ratings` makes of them.
+RATINGS_REPLAYED = 5
+
+
+def replayed_ratings(results: Sequence[tuple[int, str, int, int, bool]]) -> list[tuple[float, float, float, int, int]]:
+    """The ratings the finished games give, as the rows (mu, sigma, rating, guild, user) to store.
+
+    `results` are (guild, game, user, place, computer) for every seat of every finished game, in
+    the order the games finished. As when a game ends, only games between people are rated, each
+    server on its own.
+    """
+    games: dict[tuple[int, str], list[tuple[int, int, bool]]] = {}
+    for guild, game, user, place, computer in results:
+        games.setdefault((guild, game), []).append((user, place, computer))
+    by_guild: dict[int, list[tuple[list[int], list[int]]]] = {}
+    for (guild, _), seats in games.items():
+        if not any(computer for _, _, computer in seats):
+            by_guild.setdefault(guild, []).append(([user for user, _, _ in seats], [place for _, place, _ in seats]))
+    return [
+        (mu, sigma, ratings.shown((mu, sigma)), guild, user)
+        for guild, played in by_guild.items()
+        for user, (mu, sigma) in ratings.replay(played).items()
+    ]

@@ -19,6 +19,7 @@ import asyncpg
 
 from .base import (
     _STANDING_COLUMNS,
+    RATINGS_REPLAYED,
     FinalSeat,
     GameRecord,
     GuildSettingsRecord,
@@ -31,6 +32,7 @@ from .base import (
     StorageError,
     _standing,
     migrations,
+    replayed_ratings,
     stats_row,
 )
 
@@ -54,6 +56,19 @@ def redact(url: str) -> str:
         return url
     user = credentials.split(":", 1)[0]
     return f"{scheme}{sep}{user}:***@{host}" if ":" in credentials else url
+
+
+async def _replay_ratings(db: asyncpg.Connection) -> None:
+    """Store the ratings the finished games give (migration 0005 cleared them), in its transaction."""
+    rows = await db.fetch(
+        "SELECT g.guild_id, g.id, r.user_id, r.place, s.computer IS NOT NULL AS computer FROM games g"
+        " JOIN results r ON r.game_id = g.id JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+        " WHERE g.status = 'finished' ORDER BY g.finished_at, g.id, r.seat"
+    )
+    await db.executemany(
+        "UPDATE player_stats SET mu = $1, sigma = $2, rating = $3 WHERE guild_id = $4 AND user_id = $5",
+        replayed_ratings([(row[0], row[1], row[2], row[3], row[4]) for row in rows]),
+    )
 
 
 class PostgresRepository(Repository):
@@ -97,6 +112,8 @@ class PostgresRepository(Repository):
                     log.info("applying migration %s", name)
                     try:
                         await db.execute(sql)
+                        if number == RATINGS_REPLAYED:
+                            await _replay_ratings(db)
                     except asyncpg.PostgresError as error:
                         raise StorageError(f"migration {name} failed: {error}") from error
                     await db.execute("DELETE FROM schema_version")

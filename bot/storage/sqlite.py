@@ -20,6 +20,7 @@ import aiosqlite
 
 from .base import (
     _STANDING_COLUMNS,
+    RATINGS_REPLAYED,
     FinalSeat,
     GameRecord,
     GuildSettingsRecord,
@@ -32,6 +33,7 @@ from .base import (
     StorageError,
     _standing,
     migrations,
+    replayed_ratings,
     stats_row,
 )
 
@@ -169,8 +171,13 @@ class SQLiteRepository(Repository):
         for number, name, sql in known[version:]:
             log.info("applying migration %s", name)
             try:
-                # One transaction per migration: it applies whole or not at all.
-                await db.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+                # One transaction per migration, with its Python step if it has one: it applies whole
+                # or not at all.
+                await db.executescript(f"BEGIN;\n{sql}")
+                if number == RATINGS_REPLAYED:
+                    await self._replay_ratings()
+                await db.execute(f"PRAGMA user_version = {number}")
+                await db.commit()
             except sqlite3.Error as error:
                 await db.rollback()
                 if getattr(error, "sqlite_errorname", "").startswith(
@@ -178,6 +185,19 @@ class SQLiteRepository(Repository):
                 ):
                     raise StorageError(_cause(path, error)) from error
                 raise StorageError(f"migration {name} failed: {error}") from error
+
+    async def _replay_ratings(self) -> None:
+        """Store the ratings the finished games give (migration 0005 cleared them), in its transaction."""
+        async with self._db.execute(
+            "SELECT g.guild_id, g.id, r.user_id, r.place, s.computer IS NOT NULL FROM games g"
+            " JOIN results r ON r.game_id = g.id JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+            " WHERE g.status = 'finished' ORDER BY g.finished_at, g.id, r.seat"
+        ) as cursor:
+            rows = [(row[0], row[1], row[2], row[3], bool(row[4])) for row in await cursor.fetchall()]
+        await self._db.executemany(
+            "UPDATE player_stats SET mu = ?, sigma = ?, rating = ? WHERE guild_id = ? AND user_id = ?",
+            replayed_ratings(rows),
+        )
 
     async def watch_games(self, heard: Callable[[str, int], None]) -> None:
         """Nothing to hear: the file has one process, which made every change itself."""

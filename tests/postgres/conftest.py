@@ -8,7 +8,8 @@ tests fail at once, saying so: they are never silently skipped.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -63,3 +64,20 @@ async def site(postgres_url: str) -> AsyncIterator[Site]:
 @pytest.fixture
 def integrity_error() -> type[Exception]:
     return asyncpg.IntegrityConstraintViolationError
+
+
+@pytest.fixture
+def database(postgres_url: str) -> Path | str:
+    return postgres_url
+
+
+@pytest.fixture
+def set_schema_version() -> Callable[[Path | str, int], Awaitable[None]]:
+    async def set_version(url: Path | str, version: int) -> None:
+        connection = await asyncpg.connect(str(url))
+        try:
+            await connection.execute("UPDATE schema_version SET version = $1", version)
+        finally:
+            await connection.close()
+
+    return set_version

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
 from bot.storage import Repository
 
-from .support import Site
+from .support import Site, poke
 
 
 @pytest.fixture
@@ -36,3 +36,19 @@ async def site(db_path: Path) -> AsyncIterator[Site]:
 def integrity_error() -> type[Exception]:
     """What the backend raises when a write breaks a key or constraint."""
     return sqlite3.IntegrityError
+
+
+@pytest.fixture
+def database(db_path: Path) -> Path | str:
+    """Where the backend's database is, as `Repository.open` takes it."""
+    return db_path
+
+
+@pytest.fixture
+def set_schema_version() -> Callable[[Path | str, int], Awaitable[None]]:
+    """Mark the database (the bot not running) as being at an earlier schema, so a migration runs again."""
+
+    async def set_version(database: Path | str, version: int) -> None:
+        poke(database, f"PRAGMA user_version = {version}")
+
+    return set_version

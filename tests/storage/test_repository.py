@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import bot.storage.sqlite
+from bot import ratings
 from bot.storage import (
     FinalSeat,
     GameRecord,
@@ -519,6 +520,58 @@ async def test_ratings_lists_only_rated_players_of_that_server(repository: Repos
 
     assert await repository.ratings(GUILD, [ANN, BO, CY, DI]) == {ANN: (30.0, 5.0)}
     assert await repository.ratings(GUILD, []) == {}
+
+
+# Finished games (id, server, players, places) whose stored ratings migration 5 computes again: the
+# tie of issue 18, a shared win, another server, and a game with computer players (negative ids),
+# which is not rated.
+RATED_AGAIN = [
+    ("g1", GUILD, [ANN, BO, CY, DI, 105, 106], [3, 1, 2, 6, 3, 5]),
+    ("g2", GUILD, [BO, ANN, CY], [1, 1, 3]),
+    ("g3", OTHER_GUILD, [ANN, BO, CY], [1, 2, 3]),
+    ("g4", GUILD, [DI, -1, -2], [1, 2, 3]),
+]
+
+
+async def test_migration_5_rates_the_finished_games_again(
+    database: Path | str, set_schema_version: Callable[[Path | str, int], Awaitable[None]]
+) -> None:
+    repository = await Repository.open(database)
+    try:
+        for game_id, guild, players, places in RATED_AGAIN:
+            seats = [
+                SeatRecord(seat, user, f"Player {user}", computer="easy" if user < 0 else None)
+                for seat, user in enumerate(players)
+            ]
+            await repository.create_lobby(game_id, guild, CHANNEL, players[0], {}, 300, seats)
+            await repository.start_game(game_id, 1)
+            finals = [
+                FinalSeat(seat, user, f"Player {user}", 0, place, place == 1, ((1, 0, 0, 0),), computer=user < 0)
+                for seat, (user, place) in enumerate(zip(players, places, strict=True))
+            ]
+            # Ratings as a wrong model might have left them; none for the game with computer players.
+            wrong = (
+                None
+                if min(players) < 0
+                else {user: (40.0 - place, 2.0) for user, place in zip(players, places, strict=True)}
+            )
+            await repository.record_finished(game_id, guild, finals, wrong)
+    finally:
+        await repository.close()
+    await set_schema_version(database, 4)
+
+    repository = await Repository.open(database)
+    try:
+        here = await repository.ratings(GUILD, [ANN, BO, CY, DI, 105, 106])
+        there = await repository.ratings(OTHER_GUILD, [ANN, BO, CY])
+        board = await repository.leaderboard(GUILD, Sort.RATING, 0, 10)
+    finally:
+        await repository.close()
+
+    # Floats go into both databases and come back bit for bit.
+    assert here == ratings.replay([(players, places) for _, _, players, places in RATED_AGAIN[:2]])
+    assert there == ratings.replay([(RATED_AGAIN[2][2], RATED_AGAIN[2][3])])
+    assert [standing.rating for standing in board] == sorted(map(ratings.shown, here.values()), reverse=True)
 
 
 def everything(path: Path) -> dict[str, list[tuple[object, ...]]]:

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 from bot.engine import Action, ChooseTrump, Game, Options, action_to_json
 from bot.manager import (
@@ -41,7 +41,7 @@ from tests.manager.support import (
 from .support import QUIET_IDLE, Boot, Site, peek, poke, sqlite_only
 
 HOUSE_RULES = Options(bids_may_not_add_up=True)
-DEFAULT_MU = PlackettLuce().rating().mu
+DEFAULT_MU = BradleyTerryFull().rating().mu
 Played = list[tuple[int, Action]]
 
 
