@@ -63,6 +63,7 @@ class Stats:
         self.gc: list[tuple[float, int, float, float]] = []  # (end time, generation, wall s, CPU s)
         self._gc_start = (0.0, 0.0)
         self.heap: dict[str, Any] = {}
+        self.budgets: list[Any] = []  # the bot's request budget (bot/budget.py), for its counters
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -117,8 +118,14 @@ class Stats:
         del objects
 
     def dump(self, path: str) -> None:
+        from bot.budget import Priority
+
         with open(path, "w") as file:
-            json.dump({"lag": self.lag, "db": self.db, "gc": self.gc, "heap": self.heap}, file)
+            budget = {
+                "sent": {level.name: sum(b.sent[level] for b in self.budgets) for level in Priority},
+                "turn_skipped": sum(b.skipped for b in self.budgets),
+            }
+            json.dump({"lag": self.lag, "db": self.db, "gc": self.gc, "heap": self.heap, "budget": budget}, file)
 
 
 def guilds_intent() -> None:
@@ -197,12 +204,20 @@ def main() -> int:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.ws)
 
     from bot import __main__ as entry
+    from bot.budget import RequestBudget
     from bot.storage import SQLiteRepository as Repository
 
     for name in args.exp:
         EXPERIMENTS[name]()
     stats = Stats()
     stats.time_writes(Repository)
+    made = RequestBudget.__init__
+
+    def counted(budget: RequestBudget, *args: Any, **kwargs: Any) -> None:
+        made(budget, *args, **kwargs)
+        stats.budgets.append(budget)
+
+    RequestBudget.__init__ = counted  # type: ignore[method-assign,assignment]
     gc.callbacks.append(stats.on_gc)
     run = entry._run
 

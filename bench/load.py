@@ -60,6 +60,7 @@ from tests.e2e.standin import Channel, Driver, InteractionRecord, StoredMessage,
 
 MOVE_KINDS = ("bid", "play", "trump")
 HAND_TITLE = "Your hand"
+YOUR_MOVE = "Your move!"  # the top of a DM hand in its turn form
 FINAL_TITLE = "Final standings"
 ROUNDS_BY_PLAYERS = {3: 20, 4: 15, 5: 12, 6: 10}
 WAIT = 120.0  # seconds a game waits for the bot before it gives up (the bot is far behind or stuck)
@@ -81,6 +82,11 @@ class Game:
     error: str | None = None
     started_at: float | None = None
     table_seen: tuple[int, int] | None = None  # the table (message id, edits) when this game last clicked
+    turns: int = 0  # moves clicked
+    turns_shown: int = 0  # of them, made from a DM hand that said "your move" by the time of the click
+    # (the move's number in its round, counted from 1; whether its DM said "your move") -> moves
+    turns_by_place: Counter[tuple[int, bool]] = field(default_factory=Counter)
+    moves_this_round: tuple[int, int] = (0, 0)  # (round shown, moves made in it)
 
 
 @dataclass
@@ -352,6 +358,13 @@ class Bench:
             table = self.table(game)
             assert table is not None
             game.table_seen = (table.id, table.edits)
+            game.turns += 1
+            shown_now = YOUR_MOVE in hand.text()
+            game.turns_shown += shown_now
+            round_now = shown_round(hand)
+            made = game.moves_this_round[1] + 1 if game.moves_this_round[0] == round_now else 1
+            game.moves_this_round = (round_now, made)
+            game.turns_by_place[made, shown_now] += 1
             click = await self.click(game, "play", kind, game.people[seat], hand, custom_id)
             if click.record.callback_types == [7]:
                 game.moves[kind] += 1
@@ -480,6 +493,22 @@ class Bench:
         if self.standin.rest_counter.errors:
             print(f"  !! errors: {dict(self.standin.rest_counter.errors.most_common(5))}")
         out["rest"] = {"play": dict(counts), "setup": dict(setup_counts), "per_move": total / per[0]}
+        # Turn edits are the lowest-priority requests (bot/budget.py): sent only while the budget has room.
+        turns = sum(g.turns for g in self.games)
+        shown = sum(g.turns_shown for g in self.games)
+        print(
+            f"turn edits: {shown} of {turns} moves ({shown / max(turns, 1):.0%}) were made from a DM that said "
+            f'"your move" by the time of the click; global 429s: {self.standin.global_refusals}'
+        )
+        out["turns"] = {"moves": turns, "shown": shown, "global_429": self.standin.global_refusals}
+        by_place = Counter[tuple[int, bool]]()
+        for g in self.games:
+            by_place.update(g.turns_by_place)
+        places = sorted({place for place, _ in by_place})
+        print(
+            "  by the move's number in its round (shown/moves): "
+            + ", ".join(f"{p}: {by_place[p, True]}/{by_place[p, True] + by_place[p, False]}" for p in places)
+        )
         out["rest"] |= {
             "per_card": total / per[1],
             "per_round": total / per[2],
@@ -503,6 +532,13 @@ class Bench:
 
         stats_path = self.folder / "stats.json"
         stats: dict[str, Any] = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+        if stats.get("budget"):
+            budget = stats["budget"]
+            print(
+                f"the bot's request budget: sent {budget['sent']}; turn edits put off for want of budget "
+                f"{budget['turn_skipped']} times (each tried again later while the turn lasts)"
+            )
+            out["budget"] = budget
         if stats:
             self.report_loop(stats, out)
         else:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .budget import RequestBudget
 from .guild_settings import GuildSettings
 from .guild_settings import load_all as load_guild_settings
 from .i18n import CatalogTranslator, t
@@ -58,13 +61,17 @@ class WizardBot(commands.Bot):
     ) -> None:
         # Served on METRICS_PORT by `python -m bot`; counted whether or not anyone reads them.
         self.metrics = metrics if metrics is not None else Metrics()
+        # Every REST request waits for this process's share of Discord's global budget.
+        self.budget = RequestBudget(settings.rest_share)
+        trace = self.metrics.http_trace()  # every REST request, 429s and interaction answers
+        trace.on_request_start.append(self._pace)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             tree_cls=WizardTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
-            http_trace=self.metrics.http_trace(),  # every REST request, 429s and interaction answers
+            http_trace=trace,
             **options,
         )
         self.settings = settings
@@ -73,6 +80,11 @@ class WizardBot(commands.Bot):
         self.repository: Repository | None = None
         # Each server's settings for new games (/wizard settings), kept in step with the database.
         self.guild_settings: dict[int, GuildSettings] = {}
+
+    async def _pace(
+        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
+    ) -> None:
+        await self.budget.pace(params.url.path)
 
     async def setup_hook(self) -> None:
         # Command descriptions and choices in every language of bot/locales, sent with each sync.

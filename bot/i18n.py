@@ -7,6 +7,10 @@ Babel and compiled in memory the first time its language is needed (no ``.mo`` f
 and plural texts are chosen with the plural formula in each catalog's header, so Czech, Polish and
 Russian get their three forms (1 lew, 2 lewy, 5 lew). Anything a catalog lacks falls back to English.
 
+Numbers in a text are written the reader's way (Babel, from CLDR): ``{value:.1f}`` in a catalog is
+"1.4" in English and "1,4" in Czech, ``{rate:.0%}`` is "33%" or "33 %", and a negative number has a
+real minus sign ("−60", not a hyphen), as has ``{points:+d}`` ("+30", "−10"); see `number`.
+
 Slash commands are localised too: `command_text` marks a command's text for discord.py, and
 `CatalogTranslator` gives Discord that text in each language when the commands are synced.
 """
@@ -14,9 +18,12 @@ Slash commands are localised too: `command_text` marks a command's text for disc
 from __future__ import annotations
 
 import functools
+import re
 from io import BytesIO
 from pathlib import Path
 
+from babel import Locale as BabelLocale
+from babel import numbers
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -104,6 +111,72 @@ def translations(locale: str | None) -> Translations:
     return _translations(language_of(locale))
 
 
+# -- numbers -------------------------------------------------------------------------------
+
+MINUS = "\u2212"  # the minus sign: a hyphen ("-60") reads as a dash beside "—" and looks short
+_SPEC = re.compile(r"(?P<sign>\+)?(?:\.(?P<digits>\d+))?(?P<kind>[fd%]?)")
+
+
+@functools.lru_cache(maxsize=32)
+def _babel_locale(language: str) -> BabelLocale:
+    return BabelLocale.parse(language)
+
+
+def number(locale: str | None, value: float, spec: str = "") -> str:
+    """`value` written for the reader of `locale` as the format `spec` of a catalog asks.
+
+    The specs the catalogs use: ``""`` (an integer as it is, a float as the language writes it),
+    ``".1f"`` (that many decimals), ``".0%"`` (a percentage, the language's way: "33 %" in Czech),
+    ``"+d"`` (signed). The numbers follow the text's language (the catalog chosen for `locale`), so
+    an English text never carries Czech decimals. Negative numbers get a real minus sign.
+    """
+    found = _SPEC.fullmatch(spec)
+    if found is None:
+        raise ValueError(f"a number's format {spec!r} is not one of the catalogs' ('', '.1f', '.0%', '+d')")
+    where = _babel_locale(language_of(locale))
+    digits = found["digits"]
+    if found["kind"] == "%":
+        pattern = where.percent_formats[None].pattern
+        if digits and int(digits):
+            pattern = re.sub(r"0(?=[^0#]*$)", "0." + "0" * int(digits), pattern, count=1)
+        text = numbers.format_percent(value, pattern, locale=where)
+    elif digits is not None:
+        text = numbers.format_decimal(value, "#,##0." + "0" * int(digits) if int(digits) else "#,##0", locale=where)
+    elif isinstance(value, int):
+        # Integers stay as they are (no grouping): ids in mentions (<#123…>) are integers too.
+        text = str(value)
+    else:
+        text = numbers.format_decimal(value, locale=where)
+    text = text.replace(numbers.get_minus_sign_symbol(locale=where), MINUS).replace("-", MINUS)
+    if found["sign"] and not text.startswith(MINUS):
+        text = "+" + text
+    return text
+
+
+class _Number:
+    """A number given to a text: formatting it with the catalog's spec writes it the reader's way."""
+
+    __slots__ = ("locale", "value")
+
+    def __init__(self, locale: str | None, value: float) -> None:
+        self.locale = locale
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return number(self.locale, self.value, spec)
+
+    def __str__(self) -> str:  # "{value!s}" in a catalog
+        return number(self.locale, self.value)
+
+
+def _numbers(locale: str | None, params: dict[str, object]) -> dict[str, object]:
+    """`params` with the numbers wrapped so that the text writes them in `locale`'s way."""
+    return {
+        name: _Number(locale, value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+        for name, value in params.items()
+    }
+
+
 def _check(key: str, plural: bool) -> None:
     kind = _english()[1].get(key)
     if kind is None:
@@ -121,13 +194,14 @@ def t(locale: str | None, key: str, /, **params: object) -> str:
         # {n} is the count of a plural text: a number with a noun needs the language's plural forms.
         raise TypeError(f"{key} is given a count n: make it a plural text and use tn()")
     text = translations(locale).gettext(key)
-    return text.format(**params) if params else text
+    return text.format(**_numbers(locale, params)) if params else text
 
 
 def tn(locale: str | None, key: str, n: int, /, **params: object) -> str:
     """The plural text `key` for the number `n` in `locale`, in the form that language uses for `n`."""
     _check(key, plural=True)
-    return translations(locale).ngettext(key, key, n).format(n=n, **params)
+    # The plural form of a negative count is that of its size (CLDR): "−21 очко" like "21 очко".
+    return translations(locale).ngettext(key, key, abs(n)).format(**_numbers(locale, {"n": n, **params}))
 
 
 def is_plural(key: str) -> bool:

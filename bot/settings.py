@@ -37,6 +37,9 @@ class Settings:
     log_format: str = "text"  # or "json": one JSON object per line
     metrics_port: int | None = None  # None: no /metrics and /health
     metrics_host: str = "127.0.0.1"
+    # This process's share of Discord's global request budget, in requests a second (see bot/budget.py):
+    # 40 of Discord's 50 leaves room for what discord.py itself sends; processes sharing a token split it.
+    rest_share: float = 40.0
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of that server (and so restores its games)."""
@@ -83,6 +86,15 @@ class Settings:
                 "SHARD_IDS leaves shards to other processes, which must share one database: set DATABASE_URL "
                 "to a PostgreSQL database (an SQLite file is for one process)."
             )
+        share_text = environ.get("REST_SHARE", "").strip()
+        try:
+            rest_share = float(share_text) if share_text else 40.0
+        except ValueError:
+            rest_share = 0.0
+        if not 0 < rest_share < 50:  # one request of burst on top must stay within Discord's 50
+            raise SettingsError(
+                f"REST_SHARE must be this process's requests a second, above 0 and below 50, not {share_text!r}."
+            )
         return cls(
             token=token,
             database_path=Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
@@ -94,6 +106,7 @@ class Settings:
             log_format=log_format,
             metrics_port=int(port_text) if port_text else None,
             metrics_host=environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
+            rest_share=rest_share,
         )
 
 

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.engine import Game, Options, Phase, Play, RuleError, action_from_json, rules
 from bot.guild_settings import DEFAULTS, SettingsError, language_override, option_overrides
-from bot.i18n import command_text, t
+from bot.i18n import command_text, duration, t
 from bot.manager import GameRefused, Lobby, Player, Refusal, Table
 from bot.records import game_record
 from bot.storage import GameRecord
@@ -38,6 +38,18 @@ LEVELS = _settings.LEVEL_CHOICES
 MOST_COMPUTERS = rules.MAX_PLAYERS - 1
 # Discord's answer to an interaction answered after its 3 seconds (or twice): "Unknown interaction".
 UNKNOWN_INTERACTION = 10062
+# The commands /wizard help lists, in its order (each described by its key "command.<name>");
+# tests/e2e/test_help.py checks they are the commands the bot syncs.
+HELP_COMMANDS = (
+    "wizard.start",
+    "wizard.hand",
+    "wizard.rules",
+    "wizard.stop",
+    "wizard.help",
+    "wizard.settings",
+    "leaderboard",
+    "stats",
+)
 
 
 def _locale(interaction: Interaction) -> str:
@@ -297,6 +309,23 @@ class WizardCog(commands.Cog, name="Wizard"):
         embed.add_field(name=t(locale, "table.house_rules"), value="\n".join(house), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    @wizard.command(name="help", description=command_text("command.wizard.help"))
+    async def help(self, interaction: Interaction) -> None:
+        """How a game is played here, and the commands."""
+        locale = _locale(interaction)
+        timer = self.bot.guild_settings.get(interaction.guild_id or 0, DEFAULTS).turn_timer
+        embed = discord.Embed(
+            title=t(locale, "help.title"),
+            description=t(locale, "help.text", time=duration(locale, round(timer))),
+            colour=_render.COLOUR,
+        )
+        # Each command with its own description, as Discord shows it in the reader's language.
+        commands_text = "\n".join(
+            f"`/{name.replace('.', ' ')}` — {t(locale, f'command.{name}')}" for name in HELP_COMMANDS
+        )
+        embed.add_field(name=t(locale, "help.commands"), value=commands_text, inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
     # -- buttons ---------------------------------------------------------------------------
 
     async def on_button(self, interaction: Interaction, button: _ids.ButtonId | None) -> None:
@@ -351,26 +380,29 @@ class WizardCog(commands.Cog, name="Wizard"):
             lobby = await self.manager.leave(button.game, user.id)
         elif button.op == "cancel":
             lobby = await self.manager.cancel(button.game, user.id)
-        elif button.op.startswith("add_"):
-            lobby = await self.manager.add_computer(button.game, user.id, button.op.removeprefix("add_"))
-        elif button.op == "remove_computer":
-            lobby = await self.manager.remove_computer(button.game, user.id)
-        elif button.op in _ids.RULE_OPS:
+        elif button.op == "settings":
             lobby = self.manager.lobby(button.game)
-            try:
-                options = switched(lobby.options, button.op)
-            except ValueError:
-                await interaction.response.send_message(t(_locale(interaction), "error.bad_options"), ephemeral=True)
-                return
-            lobby = await self.manager.set_options(button.game, user.id, options)
+            if user.id != lobby.host_id:
+                raise GameRefused(Refusal.NOT_HOST)
+            private = _locale(interaction)
+            await interaction.response.send_message(
+                embed=_render.host_panel_embed(lobby, private),
+                view=_render.host_panel_view(lobby, private),
+                ephemeral=True,
+            )
+            return
+        elif button.op in _ids.COMPUTER_OPS or button.op in _ids.RULE_OPS:
+            await self._host_setting(interaction, button)
+            return
         else:
             lobby = self.manager.lobby(button.game)
             if not await self._can_host(interaction):
                 return
-            await self.manager.start(button.game, user.id)
-            embed = _render.lobby_embed(lobby, locale)
-            embed.description = t(locale, "lobby.started")
-            await interaction.response.edit_message(embed=embed, view=None)
+            table = await self.manager.start(button.game, user.id)
+            # The table is posted next (by the presenter), which then puts its link here.
+            link = _message_link(lobby.guild_id, lobby.channel_id, None)
+            await interaction.response.edit_message(embed=_render.lobby_started_embed(lobby, link, locale), view=None)
+            self.presenter.link_lobby(table, lobby, interaction, locale)
             return
         if self.manager.in_channel(lobby.channel_id) is not lobby:
             # The lobby closed (cancelled, or its last player left): the presenter says so.
@@ -379,6 +411,38 @@ class WizardCog(commands.Cog, name="Wizard"):
         await interaction.response.edit_message(
             embed=_render.lobby_embed(lobby, locale), view=_render.lobby_view(lobby, locale)
         )
+
+    async def _host_setting(self, interaction: Interaction, button: _ids.LobbyId) -> None:
+        """A switch of the host's private panel: the panel and the lobby message show the change."""
+        user = interaction.user
+        if button.op.startswith("add_"):
+            lobby = await self.manager.add_computer(button.game, user.id, button.op.removeprefix("add_"))
+        elif button.op == "remove_computer":
+            lobby = await self.manager.remove_computer(button.game, user.id)
+        else:
+            lobby = self.manager.lobby(button.game)
+            try:
+                options = switched(lobby.options, button.op)
+            except ValueError:
+                await interaction.response.send_message(t(_locale(interaction), "error.bad_options"), ephemeral=True)
+                return
+            lobby = await self.manager.set_options(button.game, user.id, options)
+        public = _public_locale(interaction)
+        embed, view = _render.lobby_embed(lobby, public), _render.lobby_view(lobby, public)
+        if interaction.message is not None and interaction.message.id == lobby.message_id:
+            # A lobby posted before the host's panel existed still carries the switches itself.
+            await interaction.response.edit_message(embed=embed, view=view)
+            return
+        private = _locale(interaction)
+        await interaction.response.edit_message(
+            embed=_render.host_panel_embed(lobby, private), view=_render.host_panel_view(lobby, private)
+        )
+        if lobby.message_id is not None:
+            channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
+            try:
+                await channel.get_partial_message(lobby.message_id).edit(embed=embed, view=view)
+            except discord.HTTPException as error:
+                log.warning("lobby %s: its message could not be updated (%s %s)", lobby.id, error.status, error.code)
 
     async def _finished_game(self, game_id: str) -> tuple[GameRecord, Game] | None:
         """A finished game from the database, rebuilt by the engine."""
@@ -455,13 +519,26 @@ class WizardCog(commands.Cog, name="Wizard"):
             await self.manager.set_lobby_message(lobby.id, response.message_id)
 
     async def _show_hand(self, interaction: Interaction, game_id: str) -> None:
-        table, observation = self.manager.hand(game_id, interaction.user.id)
+        """The player's hand privately: their earlier private hand updated where Discord allows (see
+        `_private`), else a new one."""
+        user_id = interaction.user.id
+        table, observation = self.manager.hand(game_id, user_id)
         locale = _locale(interaction)
-        await interaction.response.send_message(
-            embed=_render.hand_embed(table, observation, locale),
-            view=_render.hand_view(table, observation, locale) or discord.utils.MISSING,
-            ephemeral=True,
-        )
+        embed = _render.hand_embed(table, observation, locale)
+        view = _render.hand_view(table, observation, locale)
+        hands = self.presenter.private_hands
+        round_ = table.game.round
+        if interaction.type is discord.InteractionType.component and hands.latest(game_id, user_id, round_):
+            await interaction.response.defer()  # a deferred update of the table: no message, no change
+            if await hands.edit(game_id, user_id, round_, embed=embed, view=view):
+                return
+            sent = await interaction.followup.send(
+                embed=embed, view=view or discord.utils.MISSING, ephemeral=True, wait=True
+            )
+            hands.remember(game_id, user_id, interaction, round_, sent.id)
+            return
+        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
+        hands.remember(game_id, user_id, interaction, round_)
 
     async def _action_click(self, interaction: Interaction, button: _ids.ActionId) -> None:
         table = self.manager.table(button.game)
@@ -507,6 +584,9 @@ class WizardCog(commands.Cog, name="Wizard"):
         await interaction.response.edit_message(embed=embed, view=view)
         if message is not None:
             self.presenter.note_hand_shown(table, interaction.user.id, message.id, embed, view)
+            if message.flags.ephemeral:
+                # A private hand played from: this click's token edits it from now on.
+                self.presenter.private_hands.remember(table.id, interaction.user.id, interaction, table.game.round)
 
     # -- permissions given back ------------------------------------------------------------
     # A game that waits for a permission in its channel goes on when Discord says the channel's

@@ -1,6 +1,7 @@
 """The one custom_id scheme of the bot's buttons, built and parsed only here.
 
-    wz:lobby:<game>:<op>                       op: join, leave, start, cancel, add_easy, add_normal,
+    wz:lobby:<game>:<op>                       op: join, leave, start, cancel, settings (opens the
+                                               host's private panel), add_easy, add_normal,
                                                add_hard, remove_computer, or a house-rule switch
                                                (rule_add_up, rule_round_one, rule_hidden,
                                                rule_blind, rule_length)
@@ -32,7 +33,10 @@ MAX_LENGTH = 100
 UNSEEN = "U"  # the id never names a card its player may not see
 # The host's house-rule switches in the lobby; "length" steps through the game lengths.
 RULE_OPS = ("rule_add_up", "rule_round_one", "rule_hidden", "rule_blind", "rule_length")
-LOBBY_OPS = ("join", "leave", "start", "cancel", "add_easy", "add_normal", "add_hard", "remove_computer")
+# The lobby message's buttons, which everyone sees, and those of the host's private panel.
+PUBLIC_OPS = ("join", "leave", "start", "cancel", "settings")
+COMPUTER_OPS = ("add_easy", "add_normal", "add_hard", "remove_computer")
+LOBBY_OPS = PUBLIC_OPS + COMPUTER_OPS
 
 _GAME = r"[0-9a-f]{1,16}"
 _NUMBER = r"0|[1-9][0-9]{0,2}"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.budget import Priority, priority
 from bot.engine import ChooseTrump, RoundResult, TrickResult, rules
 from bot.guild_settings import language_override
 from bot.i18n import duration, t
@@ -37,7 +38,7 @@ from bot.manager import (
     TurnReminder,
 )
 
-from . import _chart, _ids, _permissions, _render
+from . import _chart, _ids, _permissions, _private, _render
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -130,6 +131,10 @@ class Presenter:
         # The Discord locale each player last used, for their private messages.
         self.user_locales: dict[int, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # Games just started whose lobby message links to the table once it is posted.
+        self._lobby_links: dict[str, tuple[Lobby, discord.Interaction[Any], str | None]] = {}
+        # Each player's latest private hand (My hand, /wizard hand), updated in place where Discord allows.
+        self.private_hands = _private.PrivateHands()
         bot.manager.subscribe(self._on_event)
 
     def public_locale(self, guild_id: int) -> str | None:
@@ -207,6 +212,27 @@ class Presenter:
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def link_lobby(self, table: Table, lobby: Lobby, started: discord.Interaction[Any], locale: str | None) -> None:
+        """The Start click `started` said the game is on: once the table is posted, link it from there."""
+        self._lobby_links[table.id] = (lobby, started, locale)
+
+    async def show_lobby_link(self, table: Table) -> None:
+        """Put the link to the table posted just now on the game's lobby message (once)."""
+        found = self._lobby_links.pop(table.id, None)
+        if found is None or table.table_message_id is None:
+            return
+        lobby, started, locale = found
+        link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.table_message_id}"
+        embed = _render.lobby_started_embed(lobby, link, locale)
+        try:
+            if _private.token_valid(started):
+                await started.edit_original_response(embed=embed)  # an interaction call: outside the budget
+            elif lobby.message_id is not None:
+                channel = self.bot.get_partial_messageable(table.channel_id)
+                await channel.get_partial_message(lobby.message_id).edit(embed=embed)
+        except discord.HTTPException as error:
+            log.warning("game %s: the lobby could not link the table (%s %s)", table.id, error.status, error.code)
 
     def restore_lobbies(self, lobbies: list[Lobby]) -> None:
         """Show each restored lobby whose message was never recorded: the bot died between storing
@@ -303,6 +329,8 @@ class Presenter:
 
     def forget(self, game_id: str) -> None:
         self._feeds.pop(game_id, None)
+        self._lobby_links.pop(game_id, None)
+        self.private_hands.forget(game_id)
 
     async def idle(self) -> None:
         """Wait until every feed has sent everything queued so far (for shutting down cleanly)."""
@@ -327,6 +355,7 @@ class _Feed:
         self.drained.set()
         # What each player's DM hand message shows now, so unchanged hands are not edited.
         self.hand_shown: dict[int, object] = {}
+        self._turns_owed: set[int] = set()  # seats whose turn edit waits for room in the budget
         self._locale: str | None = None
         self._logged: set[tuple[str, int]] = set()
         # The permissions the bot lacks in the game's channel while the feed waits for them; the
@@ -486,7 +515,10 @@ class _Feed:
         elif isinstance(job, _Remind):
             await self._remind(job.seat, job.left)
         elif isinstance(job, _RefreshTable):
-            await self._edit_table()
+            # A table job that waited (for the budget, say) while the round ended must not draw the new
+            # round into the old round's message: the round's end closes that one and posts the next.
+            if self.table.table_round == self.table.game.round:
+                await self._edit_table()
         elif isinstance(job, _RefreshHands):
             await self._refresh_hands(job.seats)
         elif isinstance(job, _RoundEnd):
@@ -508,7 +540,7 @@ class _Feed:
         # Drawing takes a tenth of a second or more: not on the event loop.
         view = _render.final_view(table, self.locale)
         if "attach_files" not in self._lacking():
-            png = await asyncio.to_thread(_chart.totals_chart, names, table.game.history)
+            png = await asyncio.to_thread(_chart.totals_chart, names, table.game.history, self.locale)
             embed = _render.final_embed(table, self.locale)
             embed.add_field(name=t(self.locale, "final.chart"), value="\u200b", inline=False)
             embed.set_image(url="attachment://totals.png")
@@ -575,6 +607,7 @@ class _Feed:
             nonce=self._nonce(f"t{self.table.game.round_position}"),
         )
         await self.bot.manager.set_table_message(self.table, message.id)
+        await self.presenter.show_lobby_link(self.table)
 
     async def _edit_table(self, **replace: Any) -> None:
         """Edit the table message; post a new one if it was deleted."""
@@ -621,15 +654,16 @@ class _Feed:
             view = _render.hand_view(table, observation, locale, steady=True)
             try:
                 # Last round's DM channel if there was one: no user lookup or channel creation per round.
-                if player.user_id in old:
-                    dm: discord.abc.Messageable = self.bot.get_partial_messageable(
-                        old[player.user_id][0], type=discord.ChannelType.private
-                    )
-                else:
-                    dm = await self.bot.create_dm(discord.Object(player.user_id))
-                nonce = self._nonce(f"h{table.game.round_position}")
-                sent_at = discord.utils.utcnow()
-                message = await dm.send(embed=embed, view=view or discord.utils.MISSING, nonce=nonce)
+                with priority(Priority.HAND):
+                    if player.user_id in old:
+                        dm: discord.abc.Messageable = self.bot.get_partial_messageable(
+                            old[player.user_id][0], type=discord.ChannelType.private
+                        )
+                    else:
+                        dm = await self.bot.create_dm(discord.Object(player.user_id))
+                    nonce = self._nonce(f"h{table.game.round_position}")
+                    sent_at = discord.utils.utcnow()
+                    message = await dm.send(embed=embed, view=view or discord.utils.MISSING, nonce=nonce)
             except discord.Forbidden as error:
                 if error.code == CLOSED_DMS:
                     closed.append(player)
@@ -672,7 +706,8 @@ class _Feed:
         """Take the buttons off last round's hand message."""
         dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
-            await dm.get_partial_message(message_id).edit(view=None)
+            with priority(Priority.HAND):
+                await dm.get_partial_message(message_id).edit(view=None)
         except discord.HTTPException as error:
             self._log_once("retire hand", error)
 
@@ -680,6 +715,9 @@ class _Feed:
         table = self.table
         for seat, player in enumerate(table.players):
             where = table.hand_messages.get(player.user_id)
+            if where is None and player.user_id in table.dm_closed and seat in seats:
+                await self._refresh_private(seat, player)
+                continue
             # A job queued before a round ended runs with the game already in the next round: it
             # must not draw that round's hand into last round's message (new DMs come with it).
             if where is None or seat not in seats or where[2] != table.game.round:
@@ -689,14 +727,58 @@ class _Feed:
             embed = _render.hand_embed(table, observation, locale, steady=True)
             view = _render.hand_view(table, observation, locale, steady=True)
             shown = _shown(embed, view)
-            if self.hand_shown.get(player.user_id) == shown:
+            before = self.hand_shown.get(player.user_id)
+            if before == shown:
                 continue
+            # An edit only to put a hand in its turn form is a *turn edit*, the lowest priority: it goes
+            # only while the budget has room, else it is owed and tried again shortly (the steady form
+            # the hand keeps meanwhile is still right, and the table names the mover). Merged: an
+            # edit the hand needs anyway (trump chosen, a new round) carries the turn form along, and
+            # one still owed when the turn has passed costs nothing. Taking the turn form back is a
+            # plain hand edit: a stale "your move" would mislead.
+            level: Priority | None = Priority.HAND
+            if _render.is_turn(table, observation):
+                steady = _render.hand_embed(table, observation, locale, steady=True, turn=False)
+                steady_view = _render.hand_view(table, observation, locale, steady=True, turn=False)
+                if before == _shown(steady, steady_view):
+                    if not self.bot.budget.try_take():
+                        self._owe_turn(seat)
+                        continue
+                    level = None  # paid for
             dm = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private)
             try:
-                await dm.get_partial_message(where[1]).edit(embed=embed, view=view)
+                with priority(level):
+                    await dm.get_partial_message(where[1]).edit(embed=embed, view=view)
             except discord.HTTPException as error:
                 self._log_once("hand", error)
                 continue
+            self.hand_shown[player.user_id] = shown
+
+    def _owe_turn(self, seat: int) -> None:
+        """Try a turn edit put off for want of budget again as soon as the budget has room for it."""
+        if seat in self._turns_owed:
+            return
+        self._turns_owed.add(seat)
+
+        def again() -> None:
+            self._turns_owed.discard(seat)
+            self.push(_RefreshHands(frozenset((seat,))))
+
+        self.bot.budget.when_room(again)
+
+    async def _refresh_private(self, seat: int, player: Player) -> None:
+        """A player whose DMs are closed plays from My hand: their latest private hand follows the
+        turn as a DM would (through its interaction's token, while Discord allows; else their next
+        press of My hand shows it)."""
+        table = self.table
+        locale = self.presenter.user_locale(player.user_id, table.guild_id)
+        observation = table.game.observation(seat)
+        embed = _render.hand_embed(table, observation, locale)
+        view = _render.hand_view(table, observation, locale)
+        shown = _shown(embed, view)
+        if self.hand_shown.get(player.user_id) == shown:
+            return
+        if await self.presenter.private_hands.edit(table.id, player.user_id, table.game.round, embed=embed, view=view):
             self.hand_shown[player.user_id] = shown
 
     async def _end_round(self, result: RoundResult, last_trick: TrickResult) -> None:

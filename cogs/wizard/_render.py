@@ -24,13 +24,15 @@ from bot.engine import (
     led_suit,
     sort_key,
 )
-from bot.i18n import JESTER_EMOJI, SUIT_EMOJI, WIZARD_EMOJI, card_name, duration, suit_name, t, tn
+from bot.engine.rules import MAX_PLAYERS
+from bot.i18n import JESTER_EMOJI, SUIT_EMOJI, WIZARD_EMOJI, card_name, duration, number, suit_name, t, tn
 from bot.manager import Lobby, Player, Table, placings
 
 from . import _ids
 from ._buttons import WizardButton
 
 COLOUR = discord.Colour.dark_purple()
+TURN_COLOUR = discord.Colour.green()  # a hand at its player's move: seen at a glance in the DM list
 ROW_SIZE = 5
 
 # The emojis on buttons. Discord accepts only emojis of Unicode's emoji list there (or custom
@@ -41,6 +43,7 @@ COMPUTER_EMOJI = "🤖"
 BACK_EMOJI = "👋"
 RECORD_EMOJI = "📜"
 REMATCH_EMOJI = "🔁"
+SETTINGS_EMOJI = "⚙️"  # the lobby's button that opens the host's private panel
 
 # Suits differ by emoji and name as well as colour, so colour-blind players can tell them apart.
 _SUIT_STYLE = {
@@ -119,22 +122,55 @@ def options_text(lobby: Lobby | Table, locale: str | None) -> str:
 
 
 def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
+    """The buttons everyone sees: Join, Leave, and the host's Start, Cancel and settings panel."""
     view = discord.ui.View(timeout=None)
     styles = {
         "join": discord.ButtonStyle.success,
         "leave": discord.ButtonStyle.secondary,
         "start": discord.ButtonStyle.primary,
         "cancel": discord.ButtonStyle.danger,
+        "settings": discord.ButtonStyle.secondary,
     }
-    for op in _ids.LOBBY_OPS:
-        # The people's buttons on the first row, the host's computer-player buttons on the second.
-        style = styles.get(op, discord.ButtonStyle.secondary)
-        row = 0 if op in styles else 1
-        emoji = None if op in styles else COMPUTER_EMOJI
+    for op in _ids.PUBLIC_OPS:
+        label = t(locale, f"lobby.{op}")
+        emoji = SETTINGS_EMOJI if op == "settings" else None
+        view.add_item(_button(_ids.build(_ids.LobbyId(lobby.id, op)), label, style=styles[op], emoji=emoji))
+    return view
+
+
+def host_panel_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
+    """The host's private panel: what it is for, and the lobby's players and options as they are."""
+    embed = discord.Embed(title=t(locale, "panel.title"), description=t(locale, "panel.text"), colour=COLOUR)
+    embed.add_field(
+        name=t(locale, "lobby.players", joined=len(lobby.players), most=MAX_PLAYERS),
+        value="\n".join(f"{i}. {_name(p, locale)}" for i, p in enumerate(lobby.players, 1)),
+        inline=False,
+    )
+    embed.add_field(name=t(locale, "lobby.options"), value=options_text(lobby, locale), inline=False)
+    return embed
+
+
+def host_panel_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
+    """The host's settings: computer players, then the house-rule switches (green when on).
+
+    Only what would change something is offered: no computer player to add to a full lobby or to
+    remove when there is none, no "…except round 1" while bids may add up anyway.
+    """
+    view = discord.ui.View(timeout=None)
+    full = len(lobby.players) >= MAX_PLAYERS
+    has_computer = any(player.computer is not None for player in lobby.players)
+    for op in _ids.COMPUTER_OPS:
+        if (op == "remove_computer" and not has_computer) or (op != "remove_computer" and full):
+            continue
         view.add_item(
-            _button(_ids.build(_ids.LobbyId(lobby.id, op)), t(locale, f"lobby.{op}"), style=style, emoji=emoji, row=row)
+            _button(
+                _ids.build(_ids.LobbyId(lobby.id, op)),
+                t(locale, f"lobby.{op}"),
+                style=discord.ButtonStyle.secondary,
+                emoji=COMPUTER_EMOJI,
+                row=0,
+            )
         )
-    # The third row: the host's house-rule switches, green when on.
     options = lobby.options
     switches = {
         "rule_add_up": options.bids_may_not_add_up,
@@ -144,12 +180,28 @@ def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
         "rule_length": options.rounds is not None or options.schedule != "full",
     }
     for op, on in switches.items():
+        if op == "rule_round_one" and not options.bids_may_not_add_up:
+            continue  # an exception to a rule that is off changes nothing
         label = t(locale, f"lobby.{op}")
         if op == "rule_length":
             label = t(locale, "lobby.rule_length", length=length_text(options, locale))
         style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
-        view.add_item(_button(_ids.build(_ids.LobbyId(lobby.id, op)), label, style=style, row=2))
+        view.add_item(_button(_ids.build(_ids.LobbyId(lobby.id, op)), label, style=style, row=1))
     return view
+
+
+def lobby_started_embed(lobby: Lobby, link: str, locale: str | None) -> discord.Embed:
+    """The lobby message once the game is on: who plays, and where the table is."""
+    embed = discord.Embed(
+        title=t(locale, "lobby.title.started"), description=t(locale, "lobby.started", link=link), colour=COLOUR
+    )
+    embed.add_field(
+        name=t(locale, "lobby.players", joined=len(lobby.players), most=MAX_PLAYERS),
+        value="\n".join(f"{i}. {_name(p, locale)}" for i, p in enumerate(lobby.players, 1)),
+        inline=False,
+    )
+    embed.add_field(name=t(locale, "lobby.options"), value=options_text(lobby, locale), inline=False)
+    return embed
 
 
 # The game lengths the lobby's length switch steps through: (rounds, schedule).
@@ -331,7 +383,15 @@ def closed_table_embed(table: Table, locale: str | None, *, stopped_by: Player |
     return embed
 
 
-NAME_WIDTH = 14  # columns for a name on the score pad; longer names are cut with "…"
+# The score pad is a code block (monospaced, so its columns align), and a phone 360 pixels wide
+# shows 34 of its characters on a line before it wraps one. So each player takes two lines: the
+# name in full, and under it the numbers, which fit in every language (tests/bot/test_render.py).
+PAD_WIDTH = 34
+PAD_INDENT = 2  # the numbers stand in from the names, so that a name starts each player's lines
+# The least width of each column (bid, took, points, total), for its widest value: bids and tricks
+# up to 20, points such as "+220", totals such as "−1230".
+PAD_VALUE_WIDTHS = (2, 2, 4, 5)
+EXACT_MARK = " ✓"
 
 
 def _width(text: str) -> int:
@@ -344,13 +404,13 @@ def _right(text: str, width: int) -> str:
     return " " * (width - _width(text)) + text
 
 
-def _fit(text: str, width: int) -> str:
-    """`text` cut or padded to exactly `width` columns."""
-    if _width(text) > width:
-        while _width(text) > width - 1:
-            text = text[:-1]
-        text += "…"
-    return text + " " * (width - _width(text))
+def _cut(text: str, width: int) -> str:
+    """`text`, or as much of it as fits in `width` columns followed by "…"."""
+    if _width(text) <= width:
+        return text
+    while _width(text) > width - 1:
+        text = text[:-1]
+    return text + "…"
 
 
 def plain_name(player: Player, locale: str | None) -> str:
@@ -363,20 +423,23 @@ def plain_name(player: Player, locale: str | None) -> str:
 def score_pad(table: Table, result: RoundResult, locale: str | None) -> str:
     """The round as a score pad: per player the bid, tricks, points and running total; ✓ for an exact bid."""
     headers = [t(locale, f"pad.{column}") for column in ("bid", "took", "points", "total")]
-    widths = [max(_width(header), 6) for header in headers]
-    header = "".join(" " + _right(title, width) for title, width in zip(headers, widths, strict=True))
-    lines = [_fit(t(locale, "pad.player"), NAME_WIDTH) + header]
+    widths = [max(_width(header), least) for header, least in zip(headers, PAD_VALUE_WIDTHS, strict=True)]
+
+    def columns(values: Sequence[str]) -> str:
+        return " " * PAD_INDENT + " ".join(_right(value, width) for value, width in zip(values, widths, strict=True))
+
+    lines = [columns(headers)]
     for seat, player in enumerate(table.players):
+        # A computer player's name is short enough; a person's display name (32 characters at most)
+        # is cut only when wide letters make it longer than a line.
+        lines.append(_cut(plain_name(player, locale), PAD_WIDTH))
         values = [
-            str(result.bids[seat]),
-            str(result.tricks[seat]),
-            f"{result.points[seat]:+d}",
-            str(result.totals[seat]),
+            number(locale, result.bids[seat]),
+            number(locale, result.tricks[seat]),
+            number(locale, result.points[seat], "+d"),
+            number(locale, result.totals[seat]),
         ]
-        row = _fit(plain_name(player, locale), NAME_WIDTH) + "".join(
-            " " + _right(value, width) for value, width in zip(values, widths, strict=True)
-        )
-        lines.append(row + (" ✓" if result.bids[seat] == result.tricks[seat] else ""))
+        lines.append(columns(values) + (EXACT_MARK if result.bids[seat] == result.tricks[seat] else ""))
     return "```\n" + "\n".join(lines) + "\n```"
 
 
@@ -438,12 +501,30 @@ def dm_closed_text(players: Sequence[Player], locale: str | None) -> str:
 # every move the player may make at some turn of the stage (all cards held, all bids), and the
 # rules are checked on the click. The copy a player asks for ("My hand", /wizard hand) shows
 # *this moment*: only the moves legal now, enabled only when it is their turn.
+#
+# When it is the player's move, both say so at the top and enable only the moves legal now (the
+# suit to follow named): the DM takes this *turn form* for as long as the turn lasts, then returns
+# to its steady form. Those two edits are the DM's only turn-dependent ones; the presenter sends
+# them under the request budget (see `bot.budget`).
 
 
-def hand_embed(table: Table, observation: Observation, locale: str | None, *, steady: bool = False) -> discord.Embed:
-    """A player's private view: their cards, trump, their bid, and what they may do."""
+def is_turn(table: Table, observation: Observation) -> bool:
+    """Whether the hand shows the turn form: the player may act now and plays for themselves."""
+    return bool(observation.legal) and table.players[observation.seat].user_id not in table.away
+
+
+def hand_embed(
+    table: Table, observation: Observation, locale: str | None, *, steady: bool = False, turn: bool | None = None
+) -> discord.Embed:
+    """A player's private view: their cards, trump, their bid, and what they may do.
+
+    `turn`: whether to draw the turn form (None: when it is the player's move; False: the steady
+    form even then, for a DM whose turn edit waits for the budget)."""
+    turn = is_turn(table, observation) if turn is None else turn and is_turn(table, observation)
+    steady = steady and not turn
     cards = sorted(observation.hand, key=sort_key)
-    lines = [t(locale, "hand.where", channel=table.channel_id)]
+    lines = [t(locale, "hand.your_move")] if turn else []
+    lines.append(t(locale, "hand.where", channel=table.channel_id))
     if observation.blind:
         # The blind first round: your own card is hidden from you, the others' are not. The
         # steady DM lists them as dealt (a card played is still named), so it does not change
@@ -473,7 +554,7 @@ def hand_embed(table: Table, observation: Observation, locale: str | None, *, st
     return discord.Embed(
         title=t(locale, "hand.title", round=observation.round_position, rounds=observation.rounds),
         description="\n".join(lines),
-        colour=COLOUR,
+        colour=TURN_COLOUR if turn else COLOUR,
     )
 
 
@@ -516,6 +597,9 @@ def prompt_text(table: Table, observation: Observation, locale: str | None, *, s
             return t(locale, "hand.prompt.wait_bids")
         # Who is to play is on the table: naming them here would change every waiting hand each move.
         return t(locale, "hand.prompt.waiting")
+    led = led_suit(observation.trick) if observation.phase is Phase.PLAY else None
+    if led is not None:
+        return t(locale, "hand.prompt.play_follow", suit=suit_name(locale, led))
     return t(locale, f"hand.prompt.{observation.phase.value}")
 
 
@@ -529,13 +613,14 @@ def _forbidden(observation: Observation) -> int | None:
 
 
 def hand_view(
-    table: Table, observation: Observation, locale: str | None, *, steady: bool = False
+    table: Table, observation: Observation, locale: str | None, *, steady: bool = False, turn: bool | None = None
 ) -> discord.ui.View | None:
     """The buttons: trump suits, bids, or the cards (steady: every one; else only the legal ones).
 
-    A player the computer stands in for also gets the "I'm back" button.
+    A player the computer stands in for also gets the "I'm back" button. `turn` as for `hand_embed`.
     """
-    view = _moves_view(table, observation, locale, steady)
+    turn = is_turn(table, observation) if turn is None else turn and is_turn(table, observation)
+    view = _moves_view(table, observation, locale, steady and not turn)
     if table.players[observation.seat].user_id in table.away:
         view = view or discord.ui.View(timeout=None)
         view.add_item(back_button(table, locale))

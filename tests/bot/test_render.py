@@ -7,6 +7,7 @@ import random
 import discord
 import pytest
 
+from bot import i18n
 from bot.engine import Bid, Card, ChooseTrump, Deal, Game, Options, Phase, Play, RoundResult, deal_hands
 from bot.i18n import card_name
 from bot.manager import Lobby, Player, Table
@@ -195,36 +196,56 @@ def test_the_largest_hands_and_bids_fit_discords_button_limits(players: int, rou
     assert sum(len(row["components"]) for row in rows) == round_number
 
 
-def test_the_score_pad_aligns_bid_took_points_and_total_and_marks_exact_bids() -> None:
+def test_the_score_pad_aligns_bid_took_points_and_total_under_each_name_and_marks_exact_bids() -> None:
     result = RoundResult(2, bids=(1, 0, 2), tricks=(1, 1, 0), points=(30, -10, -20), totals=(50, -10, 0))
     pad = _render.score_pad(make_table(Game(3, 0)), result, LOCALE)
     assert pad.splitlines() == [
         "```",
-        "Player            Bid   Took Points  Total",
-        "Ann                 1      1    +30     50 ✓",
-        "Bo_b*               0      1    -10    -10",
-        "Cy                  2      0    -20      0",
+        "  Bid Took Points Total",
+        "Ann",
+        "    1    1    +30    50 ✓",
+        "Bo_b*",
+        "    0    1    −10   −10",
+        "Cy",
+        "    2    0    −20     0",
         "```",
     ]
 
 
-LONG_NAMES = ["Maximilian the Magnificent", "`tick`", "한국어이름이름", "Ψ" * 30, "Zoë", "Ed"]
+# The longest names a pad shows: a Discord display name is 32 characters at most, wide Korean ones
+# count twice; and every computer player, whose name is longest in Greek.
+LONG_NAMES = ["Maximilian the Magnificent Third", "`tick`", "한국어이름이름", "Ψ" * 32]
+COMPUTERS = [Player(-1, "", computer="easy"), Player(-2, "", computer="normal"), Player(-3, "", computer="hard")]
 
 
-@pytest.mark.parametrize("players", [3, 6])
-def test_the_score_pad_keeps_columns_aligned_with_long_names_and_negative_scores(players: int) -> None:
-    table = Table(
-        "00ab", 10, 20, 1, 300, [Player(i, name) for i, name in enumerate(LONG_NAMES[:players])], Game(players, 0)
-    )
-    result = RoundResult(
-        7, bids=(7,) * players, tricks=(0,) * players, points=(-70,) * players, totals=(-1230,) * players
-    )
-    rows = _render.score_pad(table, result, LOCALE).splitlines()[2:-1]
-    assert len(rows) == players
-    # Every row puts the numbers in the same columns, whatever the name (wide Korean letters count twice).
-    assert {_render._width(row) for row in rows} == {_render._width(rows[0])}
-    assert all(row.endswith("   -70  -1230") for row in rows)
-    assert "`" not in "".join(rows)  # a backtick in a name would end the code block
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("names", [LONG_NAMES[:3], LONG_NAMES[3:]], ids=["3 players", "4 players"])
+def test_the_score_pad_fits_a_phone_in_every_language_with_full_computer_names(language: str, names: list[str]) -> None:
+    players = [*(Player(i, name) for i, name in enumerate(names, 1)), *COMPUTERS]
+    table = Table("00ab", 10, 20, 1, 300, players, Game(len(players), 0))
+    seats = len(players)
+    # The widest values: a bid of 20 missed by 20 (−200), and a four-digit negative total.
+    result = RoundResult(20, bids=(20,) * seats, tricks=(0,) * seats, points=(-200,) * seats, totals=(-1230,) * seats)
+
+    lines = _render.score_pad(table, result, language).splitlines()[1:-1]
+
+    # 34 columns is what a phone 360 pixels wide shows of a code block before it wraps a line.
+    assert max(map(_render._width, lines)) <= _render.PAD_WIDTH
+    names_shown, numbers = lines[1::2], lines[2::2]
+    assert names_shown == [_render.plain_name(player, language) for player in players]
+    # Every row puts the numbers in the same columns, under the headings.
+    assert {_render._width(row) for row in numbers} == {_render._width(lines[0])}
+    assert all(row.split() == ["20", "0", "−200", "−1230"] for row in numbers)
+
+
+def test_a_name_too_wide_for_a_phone_is_cut_and_a_backtick_cannot_end_the_block() -> None:
+    players = [Player(1, "가" * 32), Player(2, "`tick`"), Player(3, "Cy")]
+    result = RoundResult(1, bids=(0, 0, 0), tricks=(0, 0, 1), points=(20, 20, -10), totals=(20, 20, -10))
+
+    lines = _render.score_pad(Table("00ab", 10, 20, 1, 300, players, Game(3, 0)), result, LOCALE).splitlines()
+
+    assert lines[2] == "가" * 16 + "…"
+    assert "`" not in "".join(lines[1:-1])
 
 
 def test_final_standings_share_places_and_the_win_on_a_tie() -> None:
@@ -232,10 +253,10 @@ def test_final_standings_share_places_and_the_win_on_a_tie() -> None:
     table.game.scores[:] = [120, 150, 150, -30]
     text = _render.final_embed(table, LOCALE).description or ""
     assert text.splitlines() == [
-        "1. **Bo\\_b\\*** — 150 points",
-        "1. **Cy** — 150 points",
-        "3. **Ann** — 120 points",
-        "4. **Di** — -30 points",
+        "1. **Bo\\_b\\***: 150 points",
+        "1. **Cy**: 150 points",
+        "3. **Ann**: 120 points",
+        "4. **Di**: −30 points",
         "",
         "🏆 Bo\\_b\\*, Cy share the win!",
     ]
@@ -249,7 +270,46 @@ def test_the_lobby_lists_host_players_and_options() -> None:
     assert fields["Players (2/6)"] == "1. Ann\n2. Bo\\_b\\*"
     assert fields["Options"] == "Bids may not add up to the number of tricks\nTurn timer: 2 minutes"
     ids = [_ids.parse(str(b["custom_id"])) for b in buttons(_render.lobby_view(lobby, LOCALE))]
-    assert ids == [_ids.LobbyId("00ab", op) for op in _ids.LOBBY_OPS + _ids.RULE_OPS]
+    assert ids == [_ids.LobbyId("00ab", op) for op in ("join", "leave", "start", "cancel", "settings")]
+
+
+def panel_ops(lobby: Lobby) -> list[str]:
+    ids = [_ids.parse(str(b["custom_id"])) for b in buttons(_render.host_panel_view(lobby, LOCALE))]
+    return [button.op for button in ids if isinstance(button, _ids.LobbyId)]
+
+
+EVERY_SWITCH = ["rule_add_up", "rule_round_one", "rule_hidden", "rule_blind", "rule_length"]
+NO_EXCEPTION = ["rule_add_up", "rule_hidden", "rule_blind", "rule_length"]  # "…except round 1" left out
+ADD = ["add_easy", "add_normal", "add_hard"]
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "offered"),
+    [
+        (Options(), PLAYERS[:2], [*ADD, "rule_add_up", "rule_hidden", "rule_blind", "rule_length"]),
+        (Options(bids_may_not_add_up=True), PLAYERS[:2], [*ADD, *EVERY_SWITCH]),
+        (
+            Options(),
+            [*PLAYERS[:2], Player(-1, "", "easy")],
+            [*ADD, "remove_computer", *NO_EXCEPTION],
+        ),
+        (Options(), [*PLAYERS[:5], Player(-1, "", "easy")], ["remove_computer", *NO_EXCEPTION]),
+        (Options(), PLAYERS, NO_EXCEPTION),
+    ],
+    ids=["rule off: no exception to it", "rule on", "a computer to remove", "full with a computer", "full"],
+)
+def test_the_host_panel_offers_only_switches_that_change_something(
+    options: Options, players: list[Player], offered: list[str]
+) -> None:
+    assert panel_ops(Lobby("00ab", 10, 20, 1, options, 120, players)) == offered
+
+
+def test_the_lobby_after_start_links_to_the_table() -> None:
+    lobby = Lobby("00ab", 10, 20, 1, Options(), 120, PLAYERS[:3])
+    embed = _render.lobby_started_embed(lobby, "https://discord.com/channels/10/20/30", LOCALE)
+    assert embed.title == "Wizard — the game is on"
+    assert embed.description == "The game is on. The table: https://discord.com/channels/10/20/30"
+    assert "forming" not in str(embed.to_dict())
 
 
 # -- the steady DM hand: what the player's DM shows all round, whoever's turn it is ---------
@@ -272,11 +332,12 @@ def steady(table: Table, seat: int) -> object:
 def test_a_dm_hand_changes_only_with_its_own_players_moves_trump_and_the_forbidden_bid(
     players: int, options: Options
 ) -> None:
-    """Playing a card costs no edit of another player's DM, over whole games.
+    """Playing a card costs no edit of a DM other than the mover's and the next mover's, over whole games.
 
-    Another player's move changes a DM hand only when it chooses trump (every hand shows it) or
-    when it leaves the last bidder with a bid that may not be made (shown disabled, with why).
-    The presenter relies on this: after a move it draws only the mover's and the next seats' hands.
+    Another player's move changes a DM hand only when it chooses trump (every hand shows it), when
+    it leaves the last bidder with a bid that may not be made (shown disabled, with why), or when it
+    hands the seat its move (the turn form). The presenter relies on this: after a move it draws
+    only the mover's and the next seats' hands.
     """
     rng = random.Random(players)
     for seed in range(2):
@@ -295,23 +356,48 @@ def test_a_dm_hand_changes_only_with_its_own_players_moves_trump_and_the_forbidd
                 observation = game.observation(seat)
                 chose_trump = isinstance(applied.action, ChooseTrump)
                 forbidden_now = observation.phase is Phase.BID and _render._forbidden(observation) is not None
-                assert chose_trump or forbidden_now, (seed, game.round, applied.action, seat)
+                # The turn form comes with the seat's move (and goes with it, which is the mover's).
+                turn_came = _render.is_turn(table, observation)
+                assert chose_trump or forbidden_now or turn_came, (seed, game.round, applied.action, seat)
 
 
-def test_a_dm_hand_enables_every_card_held_whoever_is_to_play() -> None:
+def test_a_dm_hand_enables_every_card_held_while_the_others_play() -> None:
     table = three_player_round_two()
     for bid in (Bid(1), Bid(1), Bid(0)):
         table.game.apply(bid)
-    table.game.apply(Play(Card.parse("H9")))  # hearts led: seat 0 must follow with its heart
-    table.game.apply(Play(Card.parse("C3")))
-    for seat, labels in ((0, ["7", "1"]), (2, ["Jester"])):
-        observation = table.game.observation(seat)
-        view = _render.hand_view(table, observation, LOCALE, steady=True)
-        assert [(b["label"], b.get("disabled", False)) for b in buttons(view)] == [(label, False) for label in labels]
-    text = _render.hand_embed(table, table.game.observation(0), LOCALE, steady=True).description or ""
+    table.game.apply(Play(Card.parse("H9")))  # hearts led: Cy is to play; Ann waits, her spade enabled too
+    observation = table.game.observation(0)
+    view = _render.hand_view(table, observation, LOCALE, steady=True)
+    assert [(b["label"], b.get("disabled", False)) for b in buttons(view)] == [("7", False), ("1", False)]
+    text = _render.hand_embed(table, observation, LOCALE, steady=True).description or ""
     assert "Your bid: 0" in text
     assert "tricks taken" not in text  # it changes with every trick: the table shows it
     assert "Follow suit if you can" in text
+    assert "Your move" not in text
+
+
+@pytest.mark.parametrize("steady", [True, False], ids=["the DM", "My hand"])
+def test_at_its_players_move_a_hand_says_so_first_names_the_suit_and_enables_only_the_legal_cards(
+    steady: bool,
+) -> None:
+    table = three_player_round_two()
+    for action in (Bid(1), Bid(1), Bid(0), Play(Card.parse("H9")), Play(Card.parse("C3"))):
+        table.game.apply(action)
+    observation = table.game.observation(0)  # Ann, to play: hearts led, she holds ♥1 and ♠7
+    embed = _render.hand_embed(table, observation, LOCALE, steady=steady)
+    lines = (embed.description or "").split("\n")
+    assert lines[0] == "▶ **Your move!**"
+    assert lines[-1] == "Your turn: follow ♥️ Hearts if you can (a Wizard or a Jester may always be played)."
+    view = _render.hand_view(table, observation, LOCALE, steady=steady)
+    assert [(b["label"], b.get("disabled", False)) for b in buttons(view)] == [("7", True), ("1", False)]
+
+
+def test_a_player_the_computer_plays_for_is_not_told_it_is_their_move() -> None:
+    table = three_player_round_two()
+    table.away.add(PLAYERS[1].user_id)  # Bo, to bid first
+    text = _render.hand_embed(table, table.game.observation(1), LOCALE, steady=True).description or ""
+    assert "Your move" not in text
+    assert "The computer is playing for you" in text
 
 
 def test_the_ephemeral_copy_still_enables_only_the_legal_cards() -> None:
@@ -354,7 +440,7 @@ def test_a_blind_dm_hand_names_the_others_cards_as_dealt_even_once_played() -> N
         game.apply(game.legal_actions()[0])
     leader = game.to_move
     assert leader is not None
-    watcher = (leader + 1) % 3
+    watcher = (leader + 2) % 3  # not to move before or after the leader's card
     before = steady(table, watcher)
     dealt = game.hands[leader][0]
     game.apply(game.legal_actions()[0])

@@ -36,6 +36,9 @@ def test_every_setting_is_read() -> None:
         ({"DISCORD_TOKEN": "a", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be text or json"),
         ({"DISCORD_TOKEN": "a", "METRICS_PORT": "http"}, "METRICS_PORT must be a port number"),
         ({"DISCORD_TOKEN": "a", "METRICS_PORT": "70000"}, "METRICS_PORT must be a port number"),
+        ({"DISCORD_TOKEN": "a", "REST_SHARE": "lots"}, "REST_SHARE must be"),
+        ({"DISCORD_TOKEN": "a", "REST_SHARE": "0"}, "REST_SHARE must be"),
+        ({"DISCORD_TOKEN": "a", "REST_SHARE": "50"}, "REST_SHARE must be"),
     ],
 )
 def test_a_bad_setting_is_explained(environ: dict[str, str], complaint: str) -> None:
@@ -47,6 +50,11 @@ def test_the_service_settings_are_read() -> None:
     environ = {"DISCORD_TOKEN": "a", "LOG_FORMAT": "JSON", "METRICS_PORT": "9100", "METRICS_HOST": "0.0.0.0"}
     settings = Settings.from_env(environ)
     assert (settings.log_format, settings.metrics_port, settings.metrics_host) == ("json", 9100, "0.0.0.0")
+
+
+@pytest.mark.parametrize(("text", "share"), [("", 40.0), ("25", 25.0), ("12.5", 12.5), ("49", 49.0)])
+def test_the_request_share_is_read(text: str, share: float) -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": "a", "REST_SHARE": text}).rest_share == share
 
 
 def test_a_database_url_without_the_postgresql_driver_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -116,6 +116,11 @@ def custom_ids_ever(message: StoredMessage) -> set[str]:
     return {str(c["custom_id"]) for v in versions(message) for c in v.all_components() if "custom_id" in c}
 
 
+def final_line(name: str, score: int) -> str:
+    """How the final standings (in English) show a player's score: with a real minus sign."""
+    return f"**{name}**: {str(score).replace('-', '−')} points"
+
+
 async def reply_text(record: InteractionRecord, user: User) -> str:
     """The text of the private message that answered an interaction (asserting it was private to `user`)."""
     reply = await record.wait_response()
@@ -123,6 +128,13 @@ async def reply_text(record: InteractionRecord, user: User) -> str:
     assert reply.ephemeral, f"the answer to {record.name!r} is public: {reply.text()!r}"
     assert reply.ephemeral_to == user.id
     return reply.text()
+
+
+async def host_panel(world: World, host: User, lobby: StoredMessage) -> StoredMessage:
+    """The host's private settings panel (computer players, house rules), opened from the lobby."""
+    panel = await (await world.driver.click(host, lobby, "Host settings")).wait_response()
+    assert panel.ephemeral_to == host.id, "the host's panel is not private"
+    return panel
 
 
 async def start_game(world: World, seats: list[User], **options: Any) -> Table:
@@ -158,9 +170,11 @@ class Recorder:
     via_table: set[int] = field(default_factory=set)
     # How many moves each via-table person made (they alternate "My hand" and /wizard hand).
     table_moves: int = 0
+    # Each via-table person's latest private hand, which a later My hand may update in place.
+    private: dict[int, StoredMessage] = field(default_factory=dict)
 
-    # How often a DM player first tries a card the rules forbid now (its button is enabled: the
-    # DM hand does not change with the turn), to see it refused and the game unchanged.
+    # How often a DM player first tries a card the rules forbid now (its button is enabled while the
+    # DM is in its steady form, before the turn form arrives), to see it refused and the game unchanged.
     mistakes: float = 0.2
     refused: int = 0
 
@@ -256,24 +270,42 @@ class Recorder:
 
     async def _try_illegal(self, table: Table, user: User, message: StoredMessage, custom_id: str) -> None:
         """Click a move the rules forbid now: a private refusal, the game and the DM unchanged."""
-        logged, edits = len(table.game.log), message.edits
+        logged = len(table.game.log)
         record = await self.world.driver.click(user, message, custom_id)
+        # Answered with a private message (`reply_text` checks), not an update of the hand; the hand
+        # may still change meanwhile, by its turn form arriving.
         text = await reply_text(record, user)
         assert "follow suit" in text or "may not bid" in text, text
         assert len(table.game.log) == logged
-        assert message.edits == edits, "a refused click changed the hand message"
         self.refused += 1
 
     async def _open_hand(self, user: User, table: StoredMessage) -> StoredMessage:
         """Show `user` their hand privately: alternately the table's "My hand" button and /wizard hand."""
         self.table_moves += 1
+        earlier = self.private.get(user.id)
+        edits = earlier.edits if earlier is not None else 0
         if self.table_moves % 2:
             record = await self.world.driver.click(user, table, "My hand")
         else:
             record = await self.world.driver.slash(user, self.world.channel, "wizard hand")
-        hand = await record.wait_response()
+        await record.wait_acked(3)
+        if record.callback_types == [6]:
+            # Acknowledged without a message: the earlier private hand is updated in place (or, when
+            # Discord refuses that, a new one follows).
+            assert earlier is not None, "a first My hand was answered without a private hand"
+            standin = self.world.standin
+
+            def updated() -> StoredMessage | None:
+                if record.followup_ids:
+                    return standin.messages[record.followup_ids[0]]
+                return earlier if earlier.edits > edits else None
+
+            hand = await standin.wait_for(updated, 5, f"{user.name}'s private hand")
+        else:
+            hand = await record.wait_response()
         assert hand.ephemeral, f"{user.name}'s hand is not private"
         assert hand.ephemeral_to == user.id
+        self.private[user.id] = hand
         return hand
 
     async def play_to_end(self, max_moves: int = 2000) -> None:

@@ -60,7 +60,17 @@ async def test_options_within_the_schema_open_a_lobby(world: World) -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ["wizard start", "wizard rules", "wizard hand", "wizard stop", "wizard settings", "leaderboard", "stats"]
+    "command",
+    [
+        "wizard start",
+        "wizard rules",
+        "wizard help",
+        "wizard hand",
+        "wizard stop",
+        "wizard settings",
+        "leaderboard",
+        "stats",
+    ],
 )
 async def test_a_server_command_used_in_a_dm_is_answered(world: World, command: str) -> None:
     # The commands are guild-only; a schema synced before they were is offered in DMs too.

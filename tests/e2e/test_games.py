@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.engine import ChooseTrump, Game, Options
-from tests.e2e._play import Recorder, reply_text, start_game
+from tests.e2e._play import Recorder, final_line, host_panel, reply_text, start_game
 from tests.e2e.conftest import GAME_SEED, World
 from tests.e2e.standin import StoredMessage
 
@@ -31,7 +31,7 @@ async def test_a_whole_game_is_played_by_clicking(world: World, players: int) ->
     assert replay.is_over
     final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
     for user, score in zip(recorder.seats, replay.scores, strict=True):
-        assert f"**{user.global_name or user.name}** — {score} points" in final.text()
+        assert final_line(user.global_name or user.name, score) in final.text()
 
 
 async def test_a_finished_game_shows_on_the_leaderboard_and_in_stats(world: World) -> None:
@@ -70,13 +70,16 @@ async def test_one_person_plays_a_whole_game_against_computer_players(world: Wor
 async def test_the_host_adds_and_removes_computer_players_in_the_lobby(world: World) -> None:
     host = world.people[0]
     lobby = await (await world.driver.slash(host, world.channel, "wizard start")).wait_response()
-    await (await world.driver.click(host, lobby, "Add hard")).wait_acked(3)
-    await (await world.driver.click(host, lobby, "Add normal")).wait_acked(3)
-    await (await world.driver.click(host, lobby, "Remove computer")).wait_acked(3)
-    lobby = world.standin.messages[lobby.id]
-    assert "Computer 1 (hard)" in lobby.text()
-    assert "(normal)" not in lobby.text()
-    refused = await world.driver.click(world.people[1], lobby, "Add easy")
+    panel = await host_panel(world, host, lobby)
+    await (await world.driver.click(host, panel, "Add hard")).wait_acked(3)
+    await (await world.driver.click(host, panel, "Add normal")).wait_acked(3)
+    await (await world.driver.click(host, panel, "Remove computer")).wait_acked(3)
+    # The lobby message, which everyone sees, follows the panel.
+    await world.standin.wait_for(lambda: "(normal)" not in world.standin.messages[lobby.id].text(), 3, "the lobby")
+    for shown in (world.standin.messages[lobby.id], world.standin.messages[panel.id]):
+        assert "Computer 1 (hard)" in shown.text()
+        assert "(normal)" not in shown.text()
+    refused = await world.driver.click(world.people[1], lobby, "Host settings")
     reply = await refused.wait_response()
     assert reply.ephemeral
     assert "Only the host" in reply.text()
@@ -111,11 +114,15 @@ async def test_rematch_in_a_channel_with_a_new_lobby_says_so_with_a_link(world: 
     assert text == f"There is already a game in this channel: {message_link(world, lobby)}"
 
 
-async def test_a_card_costs_its_own_answer_and_one_table_edit_never_another_players_dm(world: World) -> None:
-    """Discord rate-limits edits: a move edits the table once and no one else's DM hand.
+async def test_a_card_costs_its_own_answer_one_table_edit_and_at_most_the_next_movers_turn_edit(
+    world: World,
+) -> None:
+    """Discord rate-limits edits: a move edits the table once, and of the other DM hands only the
+    next mover's, to put it in its turn form (the mover's own DM went back to its steady form in the
+    click's answer).
 
-    Other players' DMs are edited only once a round (last round's hand loses its buttons), when a
-    dealer chooses trump (every hand shows it), and for the last bidder when a bid is forbidden.
+    Besides, other players' DMs are edited only once a round (last round's hand loses its buttons),
+    when a dealer chooses trump (every hand shows it), and for the last bidder when a bid is forbidden.
     """
     players, rounds = 4, 15
     recorder = await open_game(world, players, bids_may_not_add_up=True)
@@ -125,13 +132,19 @@ async def test_a_card_costs_its_own_answer_and_one_table_edit_never_another_play
     calls = world.standin.rest_calls(since=since)
     moves = len(recorder.moves)
     trumps = sum(1 for _, action in recorder.moves if isinstance(action, ChooseTrump))
-    edits = [c for c in calls if c.method == "PATCH" and "/messages/{message_id}" in c.route]
+    # The bot's own message edits (an interaction token's edits are answers, counted apart).
+    edits = [
+        c for c in calls if c.method == "PATCH" and c.route.endswith("/channels/{channel_id}/messages/{message_id}")
+    ]
     dm_edits = [c for c in edits if world.standin.channels[int(c.path.split("/")[-3])].is_dm]
     table_edits = [c for c in edits if int(c.path.split("/")[-3]) == world.channel.id]
+    turn_edits = [c for c in dm_edits if "Your move" in json.dumps(c.body, ensure_ascii=False)]
     callbacks = [c for c in calls if "/interactions/" in c.route]
     assert len(callbacks) == moves
     # Each person's DM channel is opened once, for the first round's hand; later rounds reuse it.
     opened = world.standin.rest_calls("POST", "/users/@me/channels")
     assert len(opened) == players, [c.at >= since for c in opened]
     assert len(table_edits) <= moves
-    assert len(dm_edits) <= rounds * (players - 1) + trumps * (players - 1) + rounds, (len(dm_edits), moves)
+    assert len(turn_edits) <= moves
+    others = len(dm_edits) - len(turn_edits)
+    assert others <= rounds * (players - 1) + trumps * (players - 1) + rounds, (others, moves)

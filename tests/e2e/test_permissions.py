@@ -210,6 +210,8 @@ async def test_a_game_stopped_while_it_waits_closes_its_table_when_it_can(world:
 async def test_a_game_restored_where_a_permission_is_missing_waits_and_goes_on(world: World) -> None:
     seats = world.people[:3]
     table = await start_game(world, seats, rounds=2)
+    # Every hand is out before the bot stops (under the request budget they go out one by one).
+    await world.standin.wait_for(lambda: all(latest_hand(world, u) for u in seats), 5, "every hand dealt")
     before = Recorder(world, seats, mistakes=0.0)
     await before.step()
     await world.runner.stop()

@@ -21,6 +21,7 @@ from cogs.wizard import _ids
 from tests.e2e._play import (
     Players,
     custom_ids_ever,
+    final_line,
     has_hand_button,
     messages_of,
     mover_on_table,
@@ -178,7 +179,7 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
     assert expected is None
     final = next(m for m in driver.channel_view(channel) if "Final standings" in m.text())
     for person, score in zip(people, replay.scores, strict=True):
-        assert f"**{person.global_name or person.name}** — {score} points" in final.text()
+        assert final_line(person.global_name or person.name, score) in final.text()
     assert bot.starts == KILLS + 1
 
 

@@ -807,3 +807,27 @@ async def test_a_nonce_longer_than_25_characters_is_refused(site: Site) -> None:
     status, answer = await site.call("POST", f"/channels/{site.channel.id}/messages", body)
     assert (status, answer["code"]) == (400, 50035)
     assert leaves(answer["errors"]) == {("nonce",): [MAX_LENGTH]}
+
+
+@pytest.mark.parametrize(("kind", "refused"), [("a channel message edit", True), ("an interaction answer edit", False)])
+async def test_the_global_limit_refuses_the_51st_request_in_a_second_except_interaction_ones(
+    site: Site, kind: str, refused: bool
+) -> None:
+    """Discord: 50 requests a second per bot token; "Interaction endpoints are not bound to the bot's
+    Global Rate Limit"."""
+    st = site.standin
+    rec = await site.answered()
+    message = site.bot_message()
+    path = (
+        f"/channels/{site.channel.id}/messages/{message.id}"
+        if kind == "a channel message edit"
+        else site.webhook(rec) + "/messages/@original"
+    )
+    # The limit's second, filled as if 50 requests had just gone (a real burst could straddle two).
+    st.global_window.extend([time.monotonic()] * 50)
+    status, answer = await site.call("PATCH", path, {"content": "v2"})
+    if refused:
+        assert (status, answer["global"], st.global_refusals) == (429, True, 1)
+        assert answer["retry_after"] > 0
+    else:
+        assert (status, st.global_refusals) == (200, 0)

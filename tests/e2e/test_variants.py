@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Game, Options
-from tests.e2e._play import Recorder, start_game
+from tests.e2e._play import Recorder, final_line, host_panel, start_game
 from tests.e2e.conftest import World
 
 VARIANTS: dict[str, tuple[dict[str, Any], Options]] = {
@@ -38,7 +38,7 @@ async def test_a_whole_game_with_each_variant(world: World, variant: str) -> Non
     assert len(summaries) == table.game.rounds
     final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
     for user, score in zip(seats, table.game.scores, strict=True):
-        assert f"**{user.global_name or user.name}** — {score} points" in final.text()
+        assert final_line(user.global_name or user.name, score) in final.text()
 
 
 async def test_hidden_bids_stay_hidden_until_everyone_has_bid(world: World) -> None:
@@ -72,15 +72,20 @@ async def test_a_combination_of_variants_that_cannot_work_is_refused(world: Worl
 async def test_the_host_switches_house_rules_in_the_lobby_before_starting(world: World) -> None:
     host, guest = world.people[:2]
     lobby = await (await world.driver.slash(host, world.channel, "wizard start")).wait_response()
-    await (await world.driver.click(host, lobby, "Hidden bids")).wait_acked(3)
-    await (await world.driver.click(host, lobby, "Length: all rounds")).wait_acked(3)
-    shown = world.standin.messages[lobby.id].text()
+    panel = await host_panel(world, host, lobby)
+    await (await world.driver.click(host, panel, "Hidden bids")).wait_acked(3)
+    await (await world.driver.click(host, panel, "Length: all rounds")).wait_acked(3)
+    # The lobby message, which everyone sees, follows the panel.
+    shown = await world.standin.wait_for(
+        lambda: "Shorter game" in (text := world.standin.messages[lobby.id].text()) and text, 3, "the lobby updated"
+    )
     assert "Hidden bids: everyone bids at once" in shown
     assert "Shorter game: 5 rounds" in shown
-    # A clash is explained and changes nothing; only the host may switch.
-    clash = await world.driver.click(host, lobby, "Bids may not add up")
+    # A clash is explained and changes nothing; only the host may switch, even with a forged button.
+    clash = await world.driver.click(host, panel, "Bids may not add up")
     assert "don't go together" in (await clash.wait_response()).text()
-    refused = await world.driver.click(guest, lobby, "Blind first round")
+    blind = next(c for c in panel.all_components() if c.get("label") == "Blind first round")
+    refused = await world.driver.click_custom_id(guest, lobby, str(blind["custom_id"]))
     assert "Only the host" in (await refused.wait_response()).text()
     assert world.bot.manager.lobby(
         lobby.data["components"][0]["components"][0]["custom_id"].split(":")[2]

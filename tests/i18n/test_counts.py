@@ -83,11 +83,14 @@ def test_counts_take_the_form_of_their_number(locale: str, key: str, n: int, exp
 @pytest.mark.parametrize(
     ("locale", "score", "expected"),
     [
-        ("cs", 20, "1. **Jana** — 20 bodů"),
-        ("cs", -10, "1. **Jana** — -10 bodů"),
-        ("ru", 30, "1. **Jana** — 30 очков"),
-        ("el", 0, "1. **Jana** — 0 πόντοι"),
-        ("en-US", 10, "1. **Jana** — 10 points"),
+        ("cs", 20, "1. **Jana**: 20 bodů"),
+        ("cs", -10, "1. **Jana**: −10 bodů"),
+        ("ru", 30, "1. **Jana**: 30 очков"),
+        # A negative count takes the form of its size, with a real minus sign.
+        ("ru", -21, "1. **Jana**: −21 очко"),
+        ("en-US", -1, "1. **Jana**: −1 point"),
+        ("el", 0, "1. **Jana**: 0 πόντοι"),
+        ("en-US", 10, "1. **Jana**: 10 points"),
     ],
 )
 def test_a_score_counts_its_points(locale: str, score: int, expected: str) -> None:

@@ -229,6 +229,8 @@ class DiscordStandin(StandinState):
             response = self.fault_response(rule, route)
         elif not self._authorized(request, route):
             response = self.json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        elif self._over_global_limit(route):
+            response = self._global_refusal(route)
         else:
             try:
                 response = await handler(request)
@@ -248,6 +250,36 @@ class DiscordStandin(StandinState):
         )
         await self.changed()
         return response
+
+    def _over_global_limit(self, route: str) -> bool:
+        """Whether this request is one too many in the last second for the bot's global limit."""
+        if self.global_rate_limit is None or route.startswith(
+            (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")
+        ):
+            return False
+        now = time.monotonic()
+        window = self.global_window
+        while window and window[0] <= now - 1.0:
+            window.popleft()
+        if len(window) >= self.global_rate_limit:
+            return True
+        window.append(now)
+        return False
+
+    def _global_refusal(self, route: str) -> web.Response:
+        self.global_refusals += 1
+        retry_after = max(0.001, self.global_window[0] + 1.0 - time.monotonic())
+        rule = FaultRule(
+            "*",
+            re.compile(""),
+            1,
+            429,
+            retry_after,
+            message="You are being rate limited.",
+            scope="global",
+            is_global=True,
+        )
+        return self.fault_response(rule, route)
 
     def _drop(self, request: web.Request, method: str, path: str, route: str) -> web.StreamResponse:
         """Close the connection instead of answering; the log records the call with status 0."""

@@ -13,6 +13,7 @@ import contextlib
 import datetime
 import re
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -475,6 +476,14 @@ class StandinState:
         #: "Interaction tokens are valid for 15 minutes": later, the webhook routes (followups, edits of
         #: the answer) are refused 401 / 50027 Invalid Webhook Token (discord-api-docs issue #6851).
         self.token_lifetime = 15 * 60.0
+        #: "All bots can make up to 50 requests per second to our API" (per bot token), except the
+        #: interaction endpoints ("not bound to the bot's Global Rate Limit"): more within any second
+        #: is refused 429 with ``"global": true``. None: no limit (a benchmark measuring the bot alone).
+        self.global_rate_limit: int | None = 50
+        #: When each request under the global limit came (monotonic), the last second of them.
+        self.global_window: deque[float] = deque()
+        #: Requests refused for the global limit.
+        self.global_refusals = 0
         #: Messages the bot created with ``enforce_nonce``: (channel id, nonce) -> (message id, when).
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         #: "it will be checked for uniqueness in the past few minutes": how many, Discord does not say.
