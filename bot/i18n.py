@@ -133,21 +133,25 @@ def number(locale: str | None, value: float, spec: str = "") -> str:
     found = _SPEC.fullmatch(spec)
     if found is None:
         raise ValueError(f"a number's format {spec!r} is not one of the catalogs' ('', '.1f', '.0%', '+d')")
-    where = _babel_locale(language_of(locale))
     digits = found["digits"]
-    if found["kind"] == "%":
-        pattern = where.percent_formats[None].pattern
-        if digits and int(digits):
-            pattern = re.sub(r"0(?=[^0#]*$)", "0." + "0" * int(digits), pattern, count=1)
-        text = numbers.format_percent(value, pattern, locale=where)
-    elif digits is not None:
-        text = numbers.format_decimal(value, "#,##0." + "0" * int(digits) if int(digits) else "#,##0", locale=where)
-    elif isinstance(value, int):
-        # Integers stay as they are (no grouping): ids in mentions (<#123…>) are integers too.
+    if found["kind"] != "%" and digits is None and isinstance(value, int):
+        # Integers stay as they are (no grouping): ids in mentions (<#123…>) are integers too. No
+        # locale data is needed for them (CLDR's is megabytes a language, loaded only for the rest).
         text = str(value)
     else:
-        text = numbers.format_decimal(value, locale=where)
-    text = text.replace(numbers.get_minus_sign_symbol(locale=where), MINUS).replace("-", MINUS)
+        where = _babel_locale(language_of(locale))
+        if found["kind"] == "%":
+            pattern = where.percent_formats[None].pattern
+            if digits and int(digits):
+                pattern = re.sub(r"0(?=[^0#]*$)", "0." + "0" * int(digits), pattern, count=1)
+            text = numbers.format_percent(value, pattern, locale=where)
+        elif digits is not None:
+            pattern = "#,##0." + "0" * int(digits) if int(digits) else "#,##0"
+            text = numbers.format_decimal(value, pattern, locale=where)
+        else:
+            text = numbers.format_decimal(value, locale=where)
+        text = text.replace(numbers.get_minus_sign_symbol(locale=where), MINUS)
+    text = text.replace("-", MINUS)
     if found["sign"] and not text.startswith(MINUS):
         text = "+" + text
     return text
