@@ -53,3 +53,4 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         assert standin.unknown_routes == []
         assert standin.failures == []
         assert standin.slow_acks(3.0) == []
+        assert standin.global_refusals == 0  # the bot paces itself under Discord's 50 requests a second

@@ -94,6 +94,7 @@ async def bot_with_a_game(folder: Path, seed: int | None = None, **options: Any)
             await bot.start()
             await open_game(driver, channel, people, **options)
             yield Run(standin, driver, channel, people, bot)
+            assert standin.global_refusals == 0  # the bot paces itself under Discord's 50 requests a second
         finally:
             await bot.stop()
 
