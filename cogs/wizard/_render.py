@@ -79,16 +79,21 @@ def _button(
 # -- lobby ---------------------------------------------------------------------------------
 
 
-def lobby_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
-    embed = discord.Embed(title=t(locale, "lobby.title"), colour=COLOUR)
-    host = next((p for p in lobby.players if p.user_id == lobby.host_id), lobby.players[0])
-    embed.add_field(name=t(locale, "lobby.host"), value=_name(host, locale), inline=False)
+def _players_and_options(embed: discord.Embed, lobby: Lobby, locale: str | None) -> None:
+    """The fields every view of a lobby shows: who has joined, and the game's options."""
     embed.add_field(
-        name=t(locale, "lobby.players", joined=len(lobby.players), most=6),
+        name=t(locale, "lobby.players", joined=len(lobby.players), most=MAX_PLAYERS),
         value="\n".join(f"{i}. {_name(p, locale)}" for i, p in enumerate(lobby.players, 1)),
         inline=False,
     )
     embed.add_field(name=t(locale, "lobby.options"), value=options_text(lobby, locale), inline=False)
+
+
+def lobby_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
+    embed = discord.Embed(title=t(locale, "lobby.title"), colour=COLOUR)
+    host = next((p for p in lobby.players if p.user_id == lobby.host_id), lobby.players[0])
+    embed.add_field(name=t(locale, "lobby.host"), value=_name(host, locale), inline=False)
+    _players_and_options(embed, lobby, locale)
     embed.set_footer(text=t(locale, "lobby.footer"))
     return embed
 
@@ -141,12 +146,7 @@ def lobby_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
 def host_panel_embed(lobby: Lobby, locale: str | None) -> discord.Embed:
     """The host's private panel: what it is for, and the lobby's players and options as they are."""
     embed = discord.Embed(title=t(locale, "panel.title"), description=t(locale, "panel.text"), colour=COLOUR)
-    embed.add_field(
-        name=t(locale, "lobby.players", joined=len(lobby.players), most=MAX_PLAYERS),
-        value="\n".join(f"{i}. {_name(p, locale)}" for i, p in enumerate(lobby.players, 1)),
-        inline=False,
-    )
-    embed.add_field(name=t(locale, "lobby.options"), value=options_text(lobby, locale), inline=False)
+    _players_and_options(embed, lobby, locale)
     return embed
 
 
@@ -195,12 +195,7 @@ def lobby_started_embed(lobby: Lobby, link: str, locale: str | None) -> discord.
     embed = discord.Embed(
         title=t(locale, "lobby.title.started"), description=t(locale, "lobby.started", link=link), colour=COLOUR
     )
-    embed.add_field(
-        name=t(locale, "lobby.players", joined=len(lobby.players), most=MAX_PLAYERS),
-        value="\n".join(f"{i}. {_name(p, locale)}" for i, p in enumerate(lobby.players, 1)),
-        inline=False,
-    )
-    embed.add_field(name=t(locale, "lobby.options"), value=options_text(lobby, locale), inline=False)
+    _players_and_options(embed, lobby, locale)
     return embed
 
 
