@@ -264,10 +264,10 @@ class Presenter:
         me = channel.guild.me
         if not channel.permissions_for(me).read_message_history:
             return None
-        prefix = _ids.build(_ids.LobbyId(lobby.id, "join")).rsplit(":", 1)[0] + ":"
         async for message in channel.history(limit=LOBBY_SEARCH):
             if message.author.id == me.id and any(
-                str(getattr(child, "custom_id", "")).startswith(prefix)
+                isinstance(button := _ids.parse(str(getattr(child, "custom_id", ""))), _ids.LobbyId)
+                and button.game == lobby.id
                 for row in message.components
                 for child in getattr(row, "children", ())
             ):

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from bot.ai import EasyPlayer, HardPlayer, Level, NormalPlayer, Player
-from bot.engine import Bid, Card, Deal, Game, Options, Play, deal_hands
+from bot.engine import Action, Bid, Card, Deal, Game, Options, Play, deal_hands
 
 LEVELS = tuple(Level)
 
@@ -52,3 +52,17 @@ def situation(
 
 def cards(codes: str) -> set[Card]:
     return {Card.parse(code) for code in codes.split()}
+
+
+def play_game(game: Game, seats: list[Player]) -> list[tuple[int, Action]]:
+    """Play `game` to the end, checking every choice against the legal actions; return the log."""
+    log = []
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        observation = game.observation(seat)
+        action = seats[seat].choose(observation)
+        assert action in observation.legal
+        game.apply(action, by=seat)
+        log.append((seat, action))
+    return log

@@ -9,20 +9,13 @@ import pytest
 from bot.engine import Bid, Game, Options, Play
 from bot.simulate.baseline import BaselinePlayer
 
-from .support import cards, situation
+from .support import cards, play_game, situation
 
 
 @pytest.mark.parametrize(("players", "seed", "variant"), [(3, 1, True), (4, 2, False), (6, 3, True)])
 def test_it_plays_whole_games_legally(players: int, seed: int, variant: bool) -> None:
     game = Game(players, seed, Options(bids_may_not_add_up=variant))
-    seat_players = [BaselinePlayer(random.Random(seat)) for seat in range(players)]
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        observation = game.observation(seat)
-        action = seat_players[seat].choose(observation)
-        assert action in observation.legal
-        game.apply(action, by=seat)
+    play_game(game, [BaselinePlayer(random.Random(seat)) for seat in range(players)])
 
 
 @pytest.mark.parametrize(

@@ -14,21 +14,7 @@ import bot.ai
 from bot.ai import EasyPlayer, HardPlayer, Level, NormalPlayer, Player, RandomPlayer, make_player
 from bot.engine import Action, Game, Observation, Options
 
-from .support import LEVELS, small_player
-
-
-def play_game(game: Game, seats: list[Player]) -> list[tuple[int, Action]]:
-    """Play `game` to the end, checking every choice against the legal actions; return the log."""
-    log = []
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        observation = game.observation(seat)
-        action = seats[seat].choose(observation)
-        assert action in observation.legal
-        game.apply(action, by=seat)
-        log.append((seat, action))
-    return log
+from .support import LEVELS, play_game, small_player
 
 
 @pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
