@@ -23,12 +23,11 @@ from typing import Any
 from .engine import Options, rules
 from .engine.game import SCHEDULES
 from .i18n import LANGUAGES
-from .manager import DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, STAND_IN_LEVEL
+from .manager import COMPUTER_LEVELS, DEFAULT_TURN_TIMER, MAX_TURN_TIMER, MIN_TURN_TIMER, STAND_IN_LEVEL
 from .storage import GuildSettingsRecord, Repository
 
 log = logging.getLogger(__name__)
 
-COMPUTER_LEVELS = ("easy", "normal", "hard")
 TURN_TIMERS = (30, 60, 120, 300, 900, 3600, 43200, 86400)
 """The turn timers the commands offer, in seconds."""
 MAX_CHANNELS = 25

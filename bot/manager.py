@@ -14,9 +14,9 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import ai, ratings
+from . import ratings
 from .engine import (
     Action,
     Applied,
@@ -30,6 +30,9 @@ from .engine import (
 )
 from .storage import FinalSeat, GameRecord, Repository, SeatRecord, StorageConflict
 
+if TYPE_CHECKING:
+    from .ai import Player as Brain
+
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE_SECONDS = 15 * 60
@@ -40,6 +43,9 @@ MISSES_BEFORE_AWAY = 2
 # How long a game whose people are all away waits for one of them before it ends itself.
 ABANDON_SECONDS = 10 * 60
 # The level that plays for a person whose time ran out or who is away.
+# The computer players' levels (bot.ai.Level, which a test holds this to: the manager names them
+# without importing the players, which start-up does not need).
+COMPUTER_LEVELS = ("easy", "normal", "hard")
 STAND_IN_LEVEL = "normal"
 DEFAULT_TURN_TIMER = 5 * 60
 MIN_TURN_TIMER = 30
@@ -148,7 +154,7 @@ class Table:
     # take a click that reached this one: a DM click reaches shard 0 only. The process of the
     # game's server shows it and runs its timers; a guest copy only takes clicks, and catches up.
     guest: bool = False
-    _brains: dict[tuple[int, str], ai.Player] = field(default_factory=dict, repr=False)
+    _brains: dict[tuple[int, str], Brain] = field(default_factory=dict, repr=False)
     _timers: list[asyncio.TimerHandle] = field(default_factory=list, repr=False)
 
     def plays_itself(self, seat: int) -> bool:
@@ -941,8 +947,12 @@ class GameManager:
                 log.exception("game %s: could not make the computer's move; trying again", table.id)
                 self._schedule(table)
 
-    def _brain(self, table: Table, seat: int) -> ai.Player:
+    def _brain(self, table: Table, seat: int) -> Brain:
         """The computer player for a seat: its own level, or the stand-in level for a person."""
+        # The computer players are imported when the first one moves, not at start-up: a restarted
+        # bot takes clicks sooner (their card tables are a tenth of the time it takes to import it).
+        from . import ai
+
         level = table.players[seat].computer or STAND_IN_LEVEL
         brain = table._brains.get((seat, level))
         if brain is None:
@@ -1119,6 +1129,6 @@ def _seats(players: list[Player]) -> list[SeatRecord]:
 
 def computer_player(user_id: int, level: str) -> Player:
     """A computer player of `level`; its shown name is made by the presentation layer."""
-    if level not in {member.value for member in ai.Level}:
+    if level not in COMPUTER_LEVELS:
         raise ValueError(f"no computer level {level!r}")
     return Player(user_id, f"Computer ({level})", level)

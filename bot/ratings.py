@@ -11,11 +11,12 @@ the stored ratings with this model (`replay`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from openskill.models import BradleyTerryFull
-
-_MODEL = BradleyTerryFull()
+if TYPE_CHECKING:
+    from openskill.models import BradleyTerryFull
 
 Rating = tuple[float, float]  # (mu, sigma)
 
@@ -25,9 +26,19 @@ def rate(previous: Mapping[int, Rating], players: Sequence[int], places: Sequenc
 
     Players without a rating start from the model's default.
     """
-    teams = [[_MODEL.rating(*previous[user]) if user in previous else _MODEL.rating()] for user in players]
-    rated = _MODEL.rate(teams, ranks=list(places))
+    model = _model()
+    teams = [[model.rating(*previous[user]) if user in previous else model.rating()] for user in players]
+    rated = model.rate(teams, ranks=list(places))
     return {user: (team[0].mu, team[0].sigma) for user, team in zip(players, rated, strict=True)}
+
+
+@functools.cache
+def _model() -> BradleyTerryFull:
+    # Imported when the first game is rated, not at start-up: openskill is a tenth of the time it
+    # takes to import the bot, and a restarted bot should take clicks as soon as it can.
+    from openskill.models import BradleyTerryFull
+
+    return BradleyTerryFull()
 
 
 def shown(rating: Rating) -> float:

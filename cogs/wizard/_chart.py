@@ -6,7 +6,6 @@ import dataclasses
 import io
 import threading
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,13 +27,10 @@ DASHES = ["-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1))]
 # Japanese and Chinese (the first face of its collection, the one every matplotlib release reads;
 # all its faces draw Hangul and kana alike); Noto Emoji (monochrome: matplotlib cannot draw colour
 # emoji fonts) for emoji and card symbols.
-FONT_FILES = tuple(
-    Path(str(resources.files(package) / name))
-    for package, name in (
-        ("manimgx_fonts", "NotoSans[wght].ttf"),
-        ("manimgx_fonts_cjk", "NotoSansCJK-VF.otf.ttc"),
-        ("manimgx_fonts", "NotoEmoji[wght].ttf"),
-    )
+FONTS = (
+    ("manimgx_fonts", "NotoSans[wght].ttf"),
+    ("manimgx_fonts_cjk", "NotoSansCJK-VF.otf.ttc"),
+    ("manimgx_fonts", "NotoEmoji[wght].ttf"),
 )
 _registering = threading.Lock()
 _families: list[str] = []
@@ -43,22 +39,26 @@ _families: list[str] = []
 def font_families() -> list[str]:
     """The chart's font families, registered with matplotlib the first time a chart is drawn
     (once, though two games may end at once and draw in two threads)."""
+    # Found when the first chart is drawn, like matplotlib: importlib.resources is slow to import.
+    from importlib import resources
+
     from matplotlib import font_manager
 
     with _registering:
         if _families:
             return list(_families)
+        files = [Path(str(resources.files(package) / name)) for package, name in FONTS]
         manager = font_manager.fontManager
-        for path in FONT_FILES:
+        for path in files:
             manager.addfont(path)
         # matplotlib draws a variable font's default instance and cannot choose another weight.
         # Noto Sans CJK's default is its thinnest (100): entered as the regular weight the chart asks
         # for, or matplotlib would warn on every draw that it found no regular weight.
         manager.ttflist = [
-            dataclasses.replace(entry, weight="normal") if entry.fname == str(FONT_FILES[1]) else entry
+            dataclasses.replace(entry, weight="normal") if entry.fname == str(files[1]) else entry
             for entry in manager.ttflist
         ]
-        names = [font_manager.FontProperties(fname=path).get_name() for path in FONT_FILES]
+        names = [font_manager.FontProperties(fname=path).get_name() for path in files]
         _families[:] = names
         return list(_families)
 

@@ -20,8 +20,9 @@ from discord.ext import commands
 
 from bot import guild_settings
 from bot.engine import rules
-from bot.guild_settings import COMPUTER_LEVELS, DEFAULTS, TURN_TIMERS, GuildSettings, Problem, SettingsError
+from bot.guild_settings import DEFAULTS, TURN_TIMERS, GuildSettings, Problem, SettingsError
 from bot.i18n import LANGUAGES, command_text, duration, duration_text, language_of, t, text
+from bot.manager import COMPUTER_LEVELS
 
 from ._render import COLOUR
 

@@ -20,8 +20,8 @@ import pytest
 
 from bot import i18n
 from bot.engine import Phase, Reason, Suit
-from bot.guild_settings import COMPUTER_LEVELS, Problem
-from bot.manager import Refusal
+from bot.guild_settings import Problem
+from bot.manager import COMPUTER_LEVELS, Refusal
 from bot.storage import Sort
 from cogs.wizard import _permissions
 from tests.i18n.test_catalogs import ENGLISH, LANGUAGES, messages
