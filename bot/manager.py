@@ -42,6 +42,12 @@ COMPUTER_PACE_SECONDS = 1.5
 MISSES_BEFORE_AWAY = 2
 # How long a game whose people are all away waits for one of them before it ends itself.
 ABANDON_SECONDS = 10 * 60
+# How often a process renews its claim on the games it runs and looks for games whose process died,
+# and how long a claim holds: a process that dies delays its games' timers and computer players by
+# at most the lease and a beat (see `GameManager._beat`).
+RUNNER_BEAT_SECONDS = 2.0
+RUNNER_LEASE_SECONDS = 6.0
+ADOPT_AT_ONCE = 20  # games adopted in one beat, so that one process does not take them all at once
 # The level that plays for a person whose time ran out or who is away.
 # The computer players' levels (bot.ai.Level, which a test holds this to: the manager names them
 # without importing the players, which start-up does not need).
@@ -242,7 +248,15 @@ class GameStopped:
     reason: str = "stopped"  # or "abandoned": every person was away too long
 
 
-Event = LobbyClosed | GameStarted | ActionApplied | GameStopped | TurnReminder | PresenceChanged
+@dataclass(frozen=True, slots=True)
+class GameAdopted:
+    """This process took over a game whose process stopped renewing its claim (it died): from now
+    on it runs the game's timers and shows it, starting with whatever the channel was owed."""
+
+    table: Table
+
+
+Event = LobbyClosed | GameStarted | ActionApplied | GameStopped | TurnReminder | PresenceChanged | GameAdopted
 Listener = Callable[[Event], None]
 
 
@@ -258,6 +272,8 @@ class GameManager:
         computer_pace: float = COMPUTER_PACE_SECONDS,
         abandon_seconds: float = ABANDON_SECONDS,
         turn_timer_range: tuple[float, float] = (MIN_TURN_TIMER, MAX_TURN_TIMER),
+        runner_beat: float = RUNNER_BEAT_SECONDS,
+        runner_lease: float = RUNNER_LEASE_SECONDS,
     ) -> None:
         # Without a repository nothing survives a restart: for tests of the game logic alone.
         self.repository = repository
@@ -272,6 +288,10 @@ class GameManager:
         self._turn_timer_range = turn_timer_range
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        # This process's name in the database's record of who runs each game.
+        self.runner = secrets.token_hex(8)
+        self._runner_beat = runner_beat
+        self._runner_lease = runner_lease
 
     async def load(self, repository: Repository) -> list[Table]:
         """Use `repository` from now on, and restore the lobbies and games it holds.
@@ -306,7 +326,10 @@ class GameManager:
             except Exception:
                 log.exception("could not restore game %s; it is left as it was", record.id)
         log.info("restored %d lobbies and %d games", len(self._lobbies), len(tables))
+        # The process of the games' server runs them, even if another took them over meanwhile.
+        await repository.claim_games(self.runner, [table.id for table in self._tables.values()], self._lease())
         await repository.watch_games(self._heard)
+        self._spawn(self._beat())
         return tables
 
     def _restore_lobby(self, record: GameRecord) -> None:
@@ -403,7 +426,9 @@ class GameManager:
         if table is None:
             table = self._restore_table(record, guest=not self.repository.restores(record.guild_id))
             if not table.guest:
-                self._schedule(table)  # a game of this process's servers started by another process
+                # A game of this process's servers started by another process: run it here.
+                await self.repository.claim_games(self.runner, [table.id], self._lease())
+                self._schedule(table)
             log.info("game %s: loaded from the database%s", table.id, " as a guest" if table.guest else "")
         return table
 
@@ -632,7 +657,7 @@ class GameManager:
             )
             table.turn_deadline = self._next_deadline(table, game, table.away)
             if self.repository is not None:
-                await self.repository.start_game(lobby.id, seed, table.turn_deadline)
+                await self.repository.start_game(lobby.id, seed, table.turn_deadline, (self.runner, self._lease()))
             self._cancel_expiry(lobby)
             del self._lobbies[lobby.id]
             self._tables[table.id] = table
@@ -740,12 +765,14 @@ class GameManager:
             raise GameRefused(Refusal.STALE)
         return await self._apply(table, seat, action, "player")
 
-    async def _catch_up(self, table: Table) -> list[Applied]:
+    async def _catch_up(self, table: Table, record: GameRecord | None = None) -> list[Applied]:
         """Bring a game that another process moved on up to what the database holds: the moves it
         recorded (announced as made "elsewhere", so they are shown), the next deadline, presence,
-        and whether the game ended. The caller holds the game's lock. Returns the moves caught up."""
+        and whether the game ended. The caller holds the game's lock; `record` is the game as just
+        read, if the caller read it. Returns the moves caught up."""
         assert self.repository is not None
-        record = await self.repository.load_game(table.id)
+        if record is None:
+            record = await self.repository.load_game(table.id)
         if record is None:
             return []
         stored = record.actions[len(table.game.log) :]
@@ -839,6 +866,82 @@ class GameManager:
             self._emit(PresenceChanged(table, seat, False))
             self._schedule(table)
         return table
+
+    # -- which process runs each game ------------------------------------------------------
+
+    def _lease(self) -> float:
+        return time.time() + self._runner_lease
+
+    async def _beat(self) -> None:
+        """Every beat: renew this process's claim on the games it runs, take back the games of its
+        servers that another process took over, give up the others', and adopt games whose
+        process died (its claim ran out), so that their timers and computer players go on."""
+        while not self._closed:
+            try:
+                await self._renew_and_adopt()
+            except Exception:
+                log.exception("could not renew the claim on this process's games; trying again")
+            await asyncio.sleep(self._runner_beat)
+
+    async def _renew_and_adopt(self) -> None:
+        repository = self.repository
+        assert repository is not None
+        now = time.time()
+        until = now + self._runner_lease
+        held = await repository.renew_runs(self.runner, until)
+        lost = [table for table in self._tables.values() if not table.guest and table.id not in held]
+        ours = [table.id for table in lost if repository.restores(table.guild_id)]
+        if ours:
+            # Taken over while this process was slow or away, or started before its claim was
+            # written: the process of the game's server runs it.
+            await repository.claim_games(self.runner, ours, until)
+        for table in lost:
+            if not repository.restores(table.guild_id):
+                self._give_up(table)
+        for game_id in await repository.adopt_orphans(self.runner, now, until, ADOPT_AT_ONCE):
+            try:
+                await self._adopt(game_id)
+            except Exception:
+                log.exception("game %s: could not adopt it; another process will", game_id)
+
+    async def _adopt(self, game_id: str) -> None:
+        """Run a game whose process died: held here as a guest or not at all until now."""
+        assert self.repository is not None
+        table = self._tables.get(game_id)
+        if table is not None and not table.guest:
+            return
+        record = await self.repository.load_game(game_id)
+        if record is None or record.status != "running":
+            return
+        table = self._tables.get(game_id)  # loaded meanwhile, by a click
+        if table is None:
+            table = self._restore_table(record, guest=True)
+        async with table.lock:
+            if not table.guest or self._tables.get(game_id) is not table:
+                return
+            # As a guest still, so the moves the dead process made (and showed) are not announced again.
+            await self._catch_up(table, record)
+            if table.stopped or table.game.is_over:
+                return
+            # What the channel shows, as the dead process recorded it: the presentation layer
+            # brings it up to date from there, as after a restart.
+            table.table_message_id, table.table_round = record.table_message_id, record.table_round
+            if record.pads_shown is not None:
+                table.pads_shown = record.pads_shown
+            table.dm_closed = {seat.user_id for seat in record.seats if seat.dm_closed}
+            table.guest = False
+            self._by_channel[table.channel_id] = table.id
+            self._schedule(table)
+        log.warning("game %s: adopted; the process that ran it stopped renewing its claim", game_id)
+        self._emit(GameAdopted(table))
+
+    def _give_up(self, table: Table) -> None:
+        """The process of the game's server took back a game this one adopted: hold it as a guest."""
+        table.guest = True
+        self._cancel_timers(table)
+        if self._by_channel.get(table.channel_id) == table.id:
+            del self._by_channel[table.channel_id]
+        log.info("game %s: its server's process runs it again", table.id)
 
     # -- turns that play themselves: computer players, timers, people away ------------------
 

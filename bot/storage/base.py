@@ -236,7 +236,10 @@ class Repository(abc.ABC):
     async def close_lobby(self, game_id: str) -> None: ...
 
     @abc.abstractmethod
-    async def start_game(self, game_id: str, seed: int, turn_deadline: float | None = None) -> None: ...
+    async def start_game(
+        self, game_id: str, seed: int, turn_deadline: float | None = None, runner: tuple[str, float] | None = None
+    ) -> None:
+        """A lobby's game begins; `runner` (a process and until when) runs it from this commit on."""
 
     @abc.abstractmethod
     async def append_action(
@@ -272,6 +275,25 @@ class Repository(abc.ABC):
 
     @abc.abstractmethod
     async def stop_game(self, game_id: str) -> None: ...
+
+    # Which process runs each running game: its timers, computer players and messages (the games'
+    # `runner` columns). A process holds its claims under a lease it renews; when it dies, its lease
+    # runs out and another process adopts its games, until the process of their server takes them back.
+
+    @abc.abstractmethod
+    async def claim_games(self, runner: str, game_ids: Sequence[str], until: float) -> None:
+        """Make `runner` the process that runs these games until `until`, whoever ran them before."""
+
+    @abc.abstractmethod
+    async def renew_runs(self, runner: str, until: float) -> set[str]:
+        """Extend `runner`'s claim on the running games it runs to `until`; returns their ids (a game
+        missing from them was taken over meanwhile)."""
+
+    @abc.abstractmethod
+    async def adopt_orphans(self, runner: str, now: float, until: float, limit: int) -> list[str]:
+        """Claim for `runner`, until `until`, at most `limit` running games whose runner's claim ran
+        out by `now` (its process died) or that have none; returns their ids. Of two processes
+        adopting at once, each game goes to one of them."""
 
     @abc.abstractmethod
     async def open_games(self) -> list[GameRecord]:

@@ -211,13 +211,18 @@ class PostgresRepository(Repository):
             "UPDATE games SET status = 'closed', updated_at = $1 WHERE id = $2", time.time(), game_id
         )
 
-    async def start_game(self, game_id: str, seed: int, turn_deadline: float | None = None) -> None:
+    async def start_game(
+        self, game_id: str, seed: int, turn_deadline: float | None = None, runner: tuple[str, float] | None = None
+    ) -> None:
+        name, until = runner or (None, None)
         await self._pool.execute(
-            "UPDATE games SET status = 'running', seed = $1, turn_deadline = $2, pads_shown = 0, updated_at = $3"
-            " WHERE id = $4",
+            "UPDATE games SET status = 'running', seed = $1, turn_deadline = $2, pads_shown = 0, updated_at = $3,"
+            " runner = $4, runner_until = $5 WHERE id = $6",
             seed,
             turn_deadline,
             time.time(),
+            name,
+            until,
             game_id,
         )
 
@@ -276,6 +281,30 @@ class PostgresRepository(Repository):
         await self._pool.execute(
             "UPDATE games SET status = 'stopped', finished_at = $1 WHERE id = $2", time.time(), game_id
         )
+
+    async def claim_games(self, runner: str, game_ids: Sequence[str], until: float) -> None:
+        await self._pool.execute(
+            "UPDATE games SET runner = $1, runner_until = $2 WHERE id = ANY($3::text[])", runner, until, list(game_ids)
+        )
+
+    async def renew_runs(self, runner: str, until: float) -> set[str]:
+        rows = await self._pool.fetch(
+            "UPDATE games SET runner_until = $1 WHERE runner = $2 AND status = 'running' RETURNING id", until, runner
+        )
+        return {row["id"] for row in rows}
+
+    async def adopt_orphans(self, runner: str, now: float, until: float, limit: int) -> list[str]:
+        # SKIP LOCKED: a game another process is adopting at this moment is left to it.
+        rows = await self._pool.fetch(
+            "UPDATE games SET runner = $1, runner_until = $2 WHERE id IN (SELECT id FROM games"
+            " WHERE status = 'running' AND (runner_until IS NULL OR runner_until < $3)"
+            " LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING id",
+            runner,
+            until,
+            now,
+            limit,
+        )
+        return [row["id"] for row in rows]
 
     async def open_games(self) -> list[GameRecord]:
         async with self._pool.acquire() as db:

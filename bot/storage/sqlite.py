@@ -286,11 +286,14 @@ class SQLiteRepository(Repository):
         await self._db.commit()
 
     @_one_write_at_a_time
-    async def start_game(self, game_id: str, seed: int, turn_deadline: float | None = None) -> None:
+    async def start_game(
+        self, game_id: str, seed: int, turn_deadline: float | None = None, runner: tuple[str, float] | None = None
+    ) -> None:
+        name, until = runner or (None, None)
         await self._db.execute(
-            "UPDATE games SET status = 'running', seed = ?, turn_deadline = ?, pads_shown = 0, updated_at = ?"
-            " WHERE id = ?",
-            (seed, turn_deadline, time.time(), game_id),
+            "UPDATE games SET status = 'running', seed = ?, turn_deadline = ?, pads_shown = 0, updated_at = ?,"
+            " runner = ?, runner_until = ? WHERE id = ?",
+            (seed, turn_deadline, time.time(), name, until, game_id),
         )
         await self._db.commit()
 
@@ -374,6 +377,34 @@ class SQLiteRepository(Repository):
             "UPDATE games SET status = 'stopped', finished_at = ? WHERE id = ?", (time.time(), game_id)
         )
         await self._db.commit()
+
+    @_one_write_at_a_time
+    async def claim_games(self, runner: str, game_ids: Sequence[str], until: float) -> None:
+        await self._db.executemany(
+            "UPDATE games SET runner = ?, runner_until = ? WHERE id = ?", [(runner, until, id_) for id_ in game_ids]
+        )
+        await self._db.commit()
+
+    @_one_write_at_a_time
+    async def renew_runs(self, runner: str, until: float) -> set[str]:
+        async with self._db.execute(
+            "UPDATE games SET runner_until = ? WHERE runner = ? AND status = 'running' RETURNING id", (until, runner)
+        ) as cursor:
+            renewed = {row[0] for row in await cursor.fetchall()}
+        await self._db.commit()
+        return renewed
+
+    @_one_write_at_a_time
+    async def adopt_orphans(self, runner: str, now: float, until: float, limit: int) -> list[str]:
+        # One statement: SQLite's write lock keeps a second process out until it commits.
+        async with self._db.execute(
+            "UPDATE games SET runner = ?, runner_until = ? WHERE id IN (SELECT id FROM games"
+            " WHERE status = 'running' AND (runner_until IS NULL OR runner_until < ?) LIMIT ?) RETURNING id",
+            (runner, until, now, limit),
+        ) as cursor:
+            adopted = [row[0] for row in await cursor.fetchall()]
+        await self._db.commit()
+        return adopted
 
     async def open_games(self) -> list[GameRecord]:
         """Every lobby and running game, with its seats and actions: what a restart restores."""

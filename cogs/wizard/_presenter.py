@@ -28,6 +28,7 @@ from bot.i18n import duration, t
 from bot.manager import (
     ActionApplied,
     Event,
+    GameAdopted,
     GameStarted,
     GameStopped,
     Lobby,
@@ -186,6 +187,8 @@ class Presenter:
             feed.push(_RefreshHands(frozenset((event.seat,))))
         elif isinstance(event, TurnReminder):
             self.feed(event.table).push(_Remind(event.seat, event.left))
+        elif isinstance(event, GameAdopted):
+            self.restore([event.table])  # what the channel is owed, as after a restart
 
     def _spawn(self, make: Callable[[], Awaitable[object]], what: str) -> None:
         """Run `make()` in the background until it is done: a passing failure is tried again after

@@ -82,14 +82,15 @@ class Site:
 
 @asynccontextmanager
 async def process(
-    where: Path | str, *, runs_server: bool = True, computer_pace: float = 1.5
+    where: Path | str, *, runs_server: bool = True, computer_pace: float = 1.5, **options: Any
 ) -> AsyncIterator[tuple[GameManager, Recorder]]:
     """Another bot process on the database at `where`, running alongside: its manager (restoring
     what the database holds) and the events it emits. `runs_server`: the test servers are on its
-    shards (else it restores none of their games, and holds one only as a guest)."""
+    shards (else it restores none of their games, and holds one only as a guest). `options` go to
+    the manager. Leaving the block is the process dying: nothing is tidied up in the database."""
     repository = await Repository.open(where)
     repository.restore_filter = lambda guild_id: runs_server
-    manager = GameManager(seed_source=lambda: SEED, computer_pace=computer_pace)
+    manager = GameManager(seed_source=lambda: SEED, computer_pace=computer_pace, **options)
     recorder = Recorder()
     manager.subscribe(recorder)
     try:
