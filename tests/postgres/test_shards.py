@@ -63,6 +63,18 @@ async def two_shards(postgres_url: str, tmp_path: Path) -> AsyncIterator[Shards]
                     await process.wait()
 
 
+async def stored_game(postgres_url: str, players: int, rounds: int) -> Game:
+    """The finished game as the database holds it, replayed by the engine."""
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        seed = await connection.fetchval("SELECT seed FROM games WHERE status = 'finished'")
+        rows = await connection.fetch("SELECT seat, action FROM actions ORDER BY idx")
+    finally:
+        await connection.close()
+    log = [(row["seat"], action_from_json(json.loads(row["action"]))) for row in rows]
+    return Game.replay(players, seed, Options(rounds=rounds), log)
+
+
 async def test_a_game_on_shard_1_is_played_to_the_end_by_dm_clicks_that_reach_shard_0(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -80,14 +92,7 @@ async def test_a_game_on_shard_1_is_played_to_the_end_by_dm_clicks_that_reach_sh
         assert standin.slow_acks(3.0) == []
         assert all(c.rejected_callbacks == [] for c in clicks)
         assert len(messages_of(driver, channel, "Final standings")) == 1
-    connection = await asyncpg.connect(postgres_url)
-    try:
-        seed = await connection.fetchval("SELECT seed FROM games WHERE status = 'finished'")
-        rows = await connection.fetch("SELECT seat, action FROM actions ORDER BY idx")
-    finally:
-        await connection.close()
-    log_ = [(row["seat"], action_from_json(json.loads(row["action"]))) for row in rows]
-    assert Game.replay(3, seed, Options(rounds=2), log_).is_over
+    assert (await stored_game(postgres_url, 3, rounds=2)).is_over  # every move once, in order
 
 
 async def test_when_the_process_running_a_game_dies_another_runs_its_timers_and_computer(
@@ -119,11 +124,4 @@ async def test_when_the_process_running_a_game_dies_another_runs_its_timers_and_
         assert len(messages_of(driver, channel, "Final standings")) == 1
         assert standin.slow_acks(3.0) == []
 
-    connection = await asyncpg.connect(postgres_url)
-    try:
-        seed = await connection.fetchval("SELECT seed FROM games WHERE status = 'finished'")
-        rows = await connection.fetch("SELECT seat, action FROM actions ORDER BY idx")
-    finally:
-        await connection.close()
-    log_ = [(row["seat"], action_from_json(json.loads(row["action"]))) for row in rows]
-    assert Game.replay(4, seed, Options(rounds=1), log_).is_over
+    assert (await stored_game(postgres_url, 4, rounds=1)).is_over
