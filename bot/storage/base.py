@@ -165,6 +165,21 @@ def _standing(rank: int, row: Any) -> Standing:
     )
 
 
+def _page(rows: Sequence[Any], column: str, offset: int, first_rank: int) -> list[Standing]:
+    """A leaderboard page from its rows (best first), the page's first row being at `offset` with
+    rank `first_rank`: equal values share a rank, and the next value's rank counts everyone above."""
+    standings: list[Standing] = []
+    for index, row in enumerate(rows):
+        if index == 0:
+            rank = first_rank
+        elif row[column] == rows[index - 1][column]:
+            rank = standings[-1].rank  # a tie shares the rank
+        else:
+            rank = offset + index + 1
+        standings.append(_standing(rank, row))
+    return standings
+
+
 class Repository(abc.ABC):
     """Typed access to the database, the same for every backend. Create with `await Repository.open(where)`.
 

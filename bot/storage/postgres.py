@@ -30,6 +30,7 @@ from .base import (
     Standing,
     StorageConflict,
     StorageError,
+    _page,
     _standing,
     migrations,
     replayed_ratings,
@@ -449,18 +450,9 @@ class PostgresRepository(Repository):
                 limit,
                 offset,
             )
-            standings: list[Standing] = []
-            previous: Any = None
-            for position, row in enumerate(rows, start=offset + 1):
-                if not standings:
-                    rank = await self._rank(db, guild_id, sort, row[column])
-                elif row[column] == previous:
-                    rank = standings[-1].rank  # a tie shares the rank
-                else:
-                    rank = position
-                previous = row[column]
-                standings.append(_standing(rank, row))
-            return standings
+            if not rows:
+                return []
+            return _page(rows, column, offset, await self._rank(db, guild_id, sort, rows[0][column]))
 
     @staticmethod
     async def _rank(db: asyncpg.Connection, guild_id: int, sort: Sort, value: float) -> int:

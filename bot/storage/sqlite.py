@@ -31,6 +31,7 @@ from .base import (
     Standing,
     StorageConflict,
     StorageError,
+    _page,
     _standing,
     migrations,
     replayed_ratings,
@@ -558,18 +559,9 @@ class SQLiteRepository(Repository):
             (guild_id, limit, offset),
         ) as cursor:
             rows = list(await cursor.fetchall())
-        standings: list[Standing] = []
-        previous: Any = None
-        for position, row in enumerate(rows, start=offset + 1):
-            if not standings:
-                rank = await self._rank(guild_id, sort, row[column])
-            elif row[column] == previous:
-                rank = standings[-1].rank  # a tie shares the rank
-            else:
-                rank = position
-            previous = row[column]
-            standings.append(_standing(rank, row))
-        return standings
+        if not rows:
+            return []
+        return _page(rows, column, offset, await self._rank(guild_id, sort, rows[0][column]))
 
     async def _rank(self, guild_id: int, sort: Sort, value: float) -> int:
         async with self._db.execute(
