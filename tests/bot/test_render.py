@@ -343,15 +343,19 @@ def test_a_dm_hand_changes_only_with_its_own_players_moves_trump_and_the_forbidd
     for seed in range(2):
         table = make_table(Game(players, seed, options))
         game = table.game
+        # Every hand as drawn now, carried from one move to the next: each is drawn once a move.
+        shown = {seat: steady(table, seat) for seat in range(players)}
         while not game.is_over:
             mover = game.waiting_for()[0]
-            before = {seat: steady(table, seat) for seat in range(players)}
             round_before = game.round
             applied = game.apply(rng.choice(game.legal_actions_for(mover)), by=mover)
-            if game.round != round_before or game.is_over:
+            if game.is_over:
+                continue
+            before, shown = shown, {seat: steady(table, seat) for seat in range(players)}
+            if game.round != round_before:
                 continue  # a new round deals new DMs
             for seat in range(players):
-                if seat == mover or steady(table, seat) == before[seat]:
+                if seat == mover or shown[seat] == before[seat]:
                     continue
                 observation = game.observation(seat)
                 chose_trump = isinstance(applied.action, ChooseTrump)

@@ -57,6 +57,9 @@ def shown_round(message: StoredMessage) -> int | None:
     return None
 
 
+# What a DM hand in its turn form says first (English), from `_render.hand_embed`.
+TURN_FORM = "Your move!"
+
 # The suits by their English names, as the table's footer names the suit led.
 _SUITS = {"Spades": Suit.SPADES, "Hearts": Suit.HEARTS, "Diamonds": Suit.DIAMONDS, "Clubs": Suit.CLUBS}
 
@@ -177,6 +180,10 @@ class Recorder:
     # DM is in its steady form, before the turn form arrives), to see it refused and the game unchanged.
     mistakes: float = 0.2
     refused: int = 0
+    # Whether a DM player waits for their DM's turn form before moving, as a person reading "Your
+    # move" does: a click that beats the bot's turn edit makes the bot take the turn form back
+    # afterwards, one more DM edit, as often as the machine is slow (for tests that count edits).
+    await_turn_form: bool = False
 
     def whose_turn(self) -> tuple[User, StoredMessage] | None:
         """A DM player the game waits for, once their DM shows this round's hand with a legal move.
@@ -192,7 +199,9 @@ class Recorder:
             if user is None or user.id in self.via_table:
                 continue
             message = latest_hand(self.world, user)
-            if message is not None and self._split(table, seat, message)[0]:
+            if message is None or (self.await_turn_form and TURN_FORM not in message.text()):
+                continue
+            if self._split(table, seat, message)[0]:
                 return user, message
         return None
 
@@ -252,6 +261,10 @@ class Recorder:
             buttons, illegal = self._split(table, seat, message)
             if illegal and self.rng.random() < self.mistakes:
                 await self._try_illegal(table, user, message, self.rng.choice(illegal))
+                # The hand may have changed meanwhile (its turn form arrived, or a late one was
+                # taken back): the move is chosen afresh, from the hand as it is then.
+                await self.step()
+                return
         assert buttons, f"it is {user.name}'s turn but their hand has no enabled move: {message.text()!r}"
         custom_id = self.rng.choice(buttons)
         parsed = _ids.parse(custom_id)

@@ -127,6 +127,7 @@ async def test_a_card_costs_its_own_answer_one_table_edit_and_at_most_the_next_m
     players, rounds = 4, 15
     recorder = await open_game(world, players, bids_may_not_add_up=True)
     recorder.mistakes = 0  # only accepted moves, for exact counts
+    recorder.await_turn_form = True  # no turn form taken back after a click that beat it (see Recorder)
     since = world.standin.rest_calls()[-1].at
     await recorder.play_to_end()
     calls = world.standin.rest_calls(since=since)

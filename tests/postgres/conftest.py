@@ -1,7 +1,7 @@
 """The storage tests against PostgreSQL: the server at TEST_DATABASE_URL, emptied before each test.
 
 `python -m pytest` leaves this directory out (it needs a server); `.ci/run` starts a throwaway
-server and runs ``python -m pytest tests/postgres`` with TEST_DATABASE_URL set. Without it these
+server and runs ``python -m pytest -n 0 tests/postgres`` with TEST_DATABASE_URL set. Without it these
 tests fail at once, saying so: they are never silently skipped.
 """
 
@@ -28,6 +28,10 @@ def database_url() -> str:
             "(`bash .ci/run` starts one), such as postgresql://postgres@127.0.0.1:5433/wizard_test",
             pytrace=False,
         )
+    # Each test empties the one database first: tests in parallel processes would empty it under
+    # each other (pyproject.toml runs three; `-n 0` runs one).
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.fail("tests/postgres share one database: run them in one process, with -n 0", pytrace=False)
     return url
 
 
