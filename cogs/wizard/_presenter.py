@@ -695,12 +695,13 @@ class _Feed:
         if closed:
             # Said in the channel before it is stored: if the post fails or the bot dies between the
             # two, the job runs again, meets the closed DMs again and says it again, and the nonce
-            # (the round and the seats) keeps Discord from showing it twice.
+            # (the seats: each player is told once a game, so not the round, which may have moved
+            # on by the time a retry runs) keeps Discord from showing it twice.
             seats = "".join(str(table.seat_of(player.user_id)) for player in closed)
             await self.channel.send(
                 _render.dm_closed_text(closed, self.locale),
                 allowed_mentions=discord.AllowedMentions(users=True),
-                nonce=self._nonce(f"d{table.game.round_position}s{seats}"),
+                nonce=self._nonce(f"ds{seats}"),
             )
             for player in closed:
                 await self.bot.manager.mark_dm_closed(table, player.user_id)
