@@ -64,6 +64,7 @@ class Stats:
         self._gc_start = (0.0, 0.0)
         self.heap: dict[str, Any] = {}
         self.budgets: list[Any] = []  # the bot's request budget (bot/budget.py), for its counters
+        self.db_queries: list[float] = []  # time.monotonic() of each statement sent to PostgreSQL
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -110,6 +111,31 @@ class Stats:
 
         return timed
 
+    def count_queries(self) -> None:
+        """Record each statement asyncpg sends (one round trip each; BEGIN, COMMIT and the pool's reset
+        included; a statement's first preparation on a connection is one more, not counted)."""
+        from asyncpg.connection import Connection
+
+        queries = self.db_queries
+        execute, run, run_many = Connection.execute, Connection._execute, Connection._executemany
+
+        async def counted_execute(connection: Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+            if not args:  # a simple query; with arguments it goes through `_execute`, counted there
+                queries.append(time.monotonic())
+            return await execute(connection, query, *args, **kwargs)
+
+        async def counted_run(connection: Connection, *args: Any, **kwargs: Any) -> Any:
+            queries.append(time.monotonic())
+            return await run(connection, *args, **kwargs)
+
+        async def counted_run_many(connection: Connection, *args: Any, **kwargs: Any) -> Any:
+            queries.append(time.monotonic())
+            return await run_many(connection, *args, **kwargs)
+
+        Connection.execute = counted_execute
+        Connection._execute = counted_run
+        Connection._executemany = counted_run_many
+
     def census(self) -> None:
         """On SIGUSR1 (bench/load.py sends it while every game is live): the objects the collector tracks."""
         objects = gc.get_objects()
@@ -124,8 +150,14 @@ class Stats:
             budget = {
                 "sent": {level.name: sum(b.sent[level] for b in self.budgets) for level in Priority},
                 "turn_skipped": sum(b.skipped for b in self.budgets),
+                "turn_handed": sum(b.handed for b in self.budgets),
+                "turn_given_back": sum(b.given_back for b in self.budgets),
             }
-            json.dump({"lag": self.lag, "db": self.db, "gc": self.gc, "heap": self.heap, "budget": budget}, file)
+            json.dump(
+                {"lag": self.lag, "db": self.db, "gc": self.gc, "heap": self.heap, "budget": budget}
+                | {"db_queries": self.db_queries},
+                file,
+            )
 
 
 def guilds_intent() -> None:
@@ -205,12 +237,17 @@ def main() -> int:
 
     from bot import __main__ as entry
     from bot.budget import RequestBudget
-    from bot.storage import SQLiteRepository as Repository
+    from bot.storage import SQLiteRepository
+    from bot.storage.postgres import PostgresRepository
 
     for name in args.exp:
         EXPERIMENTS[name]()
     stats = Stats()
-    stats.time_writes(Repository)
+    if os.environ.get("DATABASE_URL"):
+        stats.time_writes(PostgresRepository)
+        stats.count_queries()
+    else:
+        stats.time_writes(SQLiteRepository)
     made = RequestBudget.__init__
 
     def counted(budget: RequestBudget, *args: Any, **kwargs: Any) -> None:

@@ -4,6 +4,7 @@
                          [--think 0] [--games-per-guild 5] [--bot-ref HEAD]
                          [--profile bot.prof] [--py-spy bot.txt] [--json results.json]
                          [--exp guilds-intent|gc-tune|gc-moderate|db-one-hop ...]
+                         [--processes 2 --database-url postgresql://… --rest-share 20]
 
 Two processes on two cores: this one runs the Discord stand-in of the e2e tests (bench/_load_standin.py)
 and the scripted players on one core; the real bot (`python -m bot`, via bench/_load_bot.py) runs on
@@ -27,6 +28,13 @@ machine's load averages and how long each process sat runnable waiting for a CPU
 the machine skews every wall-clock figure (CPU per move, REST counts and memory are the steadier ones).
 `--exp` tries a suggested change in the bot process only (see bench/_load_bot.py) to measure its gain.
 `--bot-ref HEAD` runs the committed bot (git archive) instead of a working tree others are editing.
+
+`--processes N` runs N bot processes, one shard each (SHARD_COUNT=N, SHARD_IDS=0 … N-1), on one
+PostgreSQL (`--database-url`: the run makes a database of its own on that server and drops it at the
+end); the servers are spread over the shards, and the stand-in routes as Discord does (a server's
+events to its shard, DM clicks to shard 0). `--rest-share` sets each process's REST_SHARE. Printed as
+well: the peak REST requests in any one second of all processes together (Discord's global limit
+counts them together) and, with PostgreSQL, the statements sent to the database per move.
 """
 
 from __future__ import annotations
@@ -56,7 +64,7 @@ sys.path.insert(0, str(ROOT))
 from _load_standin import KINDS, LoadStandin, cpu_seconds, memory_kib, run_delay  # noqa: E402
 
 from tests.e2e._play import has_hand_button, mover_on_table  # noqa: E402
-from tests.e2e.standin import Channel, Driver, InteractionRecord, StoredMessage, User  # noqa: E402
+from tests.e2e.standin import Channel, Driver, Guild, InteractionRecord, StoredMessage, User  # noqa: E402
 
 MOVE_KINDS = ("bid", "play", "trump")
 HAND_TITLE = "Your hand"
@@ -124,10 +132,14 @@ class Bench:
         self.games: list[Game] = []
         self.clicks: list[Click] = []
         self.stop = asyncio.Event()
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: asyncio.subprocess.Process | None = None  # the first bot process (shard 0)
+        self.processes: list[asyncio.subprocess.Process] = []
+        self.database = ""  # the PostgreSQL database of this run (--database-url), made and dropped by the bench
+        self.stored_actions = 0  # moves in the database once the bots have stopped
         self.py_spy: subprocess.Popen[bytes] | None = None
         self.marks: dict[str, float] = {}
         self.bot_cpu: dict[str, float] = {}
+        self.bot_cpu_each: dict[str, list[float]] = {}
         self.own_cpu: dict[str, float] = {}
         self.bot_loop_cpu: dict[str, float] = {}
         self.bot_waited: dict[str, float] = {}
@@ -144,7 +156,7 @@ class Bench:
         guild = None
         for slot in range(self.args.games):
             if slot % self.args.games_per_guild == 0:
-                guild = st.create_guild(f"Guild {slot // self.args.games_per_guild}")
+                guild = self.create_guild(slot // self.args.games_per_guild)
             assert guild is not None
             channel = st.create_text_channel(guild, f"wizard-{slot}")
             people = [st.create_user(f"p{slot}x{seat}") for seat in range(self.args.players)]
@@ -154,6 +166,22 @@ class Bench:
             for channel_id in [channel.id, *dm_ids]:
                 st.slot_of_channel[channel_id] = slot
             self.games.append(Game(slot, channel, people, dm_ids, random.Random(self.args.seed * 100_003 + slot)))
+
+    def create_guild(self, number: int) -> Guild:
+        """A server on shard `number` modulo the processes (Discord routes a server's events to the shard
+        `(guild_id >> 22) % shard_count`: the id is made in a millisecond that falls on that shard)."""
+        shards = self.args.processes
+        if shards > 1:
+            snowflake = self.standin.snowflake
+            # Far enough ahead that the clock does not overtake it before the id is made.
+            stamp = (snowflake._last >> 22) + 20
+            while stamp % shards != number % shards:
+                stamp += 1
+            snowflake._last = (stamp << 22) - 1
+        guild = self.standin.create_guild(f"Guild {number}")
+        if (guild.id >> 22) % shards != number % shards:
+            raise RuntimeError(f"guild {number} landed on the wrong shard")
+        return guild
 
     def latest_hand(self, game: Game, seat: int) -> StoredMessage | None:
         for message in reversed(self.standin.by_channel.get(game.dm_ids[seat], [])):
@@ -179,6 +207,7 @@ class Bench:
         return tree
 
     async def launch_bot(self) -> None:
+        """Start the bot processes, one shard each (`--processes`), and wait until all have logged in."""
         root = self.bot_root()
         env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DEV_GUILD_ID"}}
         env |= {
@@ -187,60 +216,104 @@ class Bench:
             "DATABASE_PATH": str(self.folder / "wizard.db"),
             "LOG_LEVEL": self.args.log_level,
         }
-        command = [
-            sys.executable,
-            str(Path(__file__).with_name("_load_bot.py")),
-            self.standin.base_url,
-            self.standin.ws_url,
-            "--stats",
-            str(self.folder / "stats.json"),
-            "--cpu",
-            str(self.args.bot_cpu),
-        ]
-        if self.args.profile:
-            command += ["--profile", self.args.profile]
-        for name in self.args.exp:
-            command += ["--exp", name]
+        if self.args.database_url:
+            env["DATABASE_URL"] = await self.make_database()
+        if self.args.rest_share is not None:
+            env["REST_SHARE"] = str(self.args.rest_share)
         self.log = (self.folder / "bot.log").open("wb")
-        self.process = await asyncio.create_subprocess_exec(
-            *command, cwd=self.folder, env=env, stdout=self.log, stderr=self.log
-        )
-        logins = len(self.standin.identify_payloads)
-        await self.standin.wait_for(
-            lambda: len(self.standin.identify_payloads) > logins and self.standin.gateway_ready, 60, "the bot to log in"
-        )
+        for shard in range(self.args.processes):
+            command = [
+                sys.executable,
+                str(Path(__file__).with_name("_load_bot.py")),
+                self.standin.base_url,
+                self.standin.ws_url,
+                "--stats",
+                str(self.folder / f"stats-{shard}.json"),
+                "--cpu",
+                str(self.args.bot_cpu),
+            ]
+            if self.args.profile and shard == 0:
+                command += ["--profile", self.args.profile]
+            for name in self.args.exp:
+                command += ["--exp", name]
+            shards = (
+                {"SHARD_COUNT": str(self.args.processes), "SHARD_IDS": str(shard)} if self.args.processes > 1 else {}
+            )
+            process = await asyncio.create_subprocess_exec(
+                *command, cwd=self.folder, env=env | shards, stdout=self.log, stderr=self.log
+            )
+            self.processes.append(process)
+            # One at a time, as Discord wants identifies spaced (and as the README says to start them).
+            logins = len(self.standin.identify_payloads)
+
+            def logged_in(before: int = logins) -> bool:
+                return len(self.standin.identify_payloads) > before and self.standin.gateway_ready
+
+            await self.standin.wait_for(logged_in, 60, f"bot process {shard} to log in")
+        self.process = self.processes[0]
         # on_ready comes after the last GUILD_CREATE and discord.py's guild_ready_timeout (2 s); the bot
         # takes interactions before that, so nothing waits for it.
 
-    async def stop_bot(self) -> None:
-        if self.process is None or self.process.returncode is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
+    async def make_database(self) -> str:
+        """A database of its own for this run, on the server of `--database-url` (dropped at the end)."""
+        import asyncpg
+
+        self.database = f"wizard_load_{os.getpid()}"
+        connection = await asyncpg.connect(self.args.database_url)
         try:
-            await asyncio.wait_for(self.process.wait(), 30)
-        except TimeoutError:
-            print("the bot did not stop within 30 s of SIGTERM: killed (no loop-lag figures)", file=sys.stderr)
-            self.process.kill()
-            await self.process.wait()
+            await connection.execute(f'CREATE DATABASE "{self.database}"')
+        finally:
+            await connection.close()
+        return self.database_url(self.database)
+
+    def database_url(self, name: str) -> str:
+        base, _, _ = str(self.args.database_url).partition("?")
+        return base.rsplit("/", 1)[0] + "/" + name
+
+    async def drop_database(self) -> None:
+        if not self.database:
+            return
+        import asyncpg
+
+        connection = await asyncpg.connect(self.args.database_url)
+        try:
+            await connection.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+        finally:
+            await connection.close()
+
+    async def stop_bot(self) -> None:
+        for process in self.processes:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                await asyncio.wait_for(process.wait(), 30)
+            except TimeoutError:
+                print("a bot did not stop within 30 s of SIGTERM: killed (no loop-lag figures)", file=sys.stderr)
+                process.kill()
+                await process.wait()
 
     def snapshot(self, name: str) -> None:
-        assert self.process is not None
+        """CPU, run-queue waits and memory of the bot processes (summed), the harness's, the load."""
         self.marks[name] = time.monotonic()
-        self.bot_cpu[name] = cpu_seconds(self.process.pid)
-        self.bot_loop_cpu[name] = cpu_seconds(f"{self.process.pid}/task/{self.process.pid}")
+        pids = [process.pid for process in self.processes]
+        self.bot_cpu[name] = sum(cpu_seconds(pid) for pid in pids)
+        self.bot_loop_cpu[name] = sum(cpu_seconds(f"{pid}/task/{pid}") for pid in pids)
+        self.bot_cpu_each[name] = [cpu_seconds(pid) for pid in pids]
         self.own_cpu[name] = cpu_seconds()
-        self.bot_waited[name] = run_delay(self.process.pid)
+        self.bot_waited[name] = sum(run_delay(pid) for pid in pids)
         self.own_waited[name] = run_delay()
-        self.bot_mem[name] = memory_kib(self.process.pid)
+        memories = [memory_kib(pid) for pid in pids]
+        self.bot_mem[name] = {key: sum(memory[key] for memory in memories) for key in ("VmRSS", "VmHWM")}
         with open("/proc/loadavg") as file:
             self.load[name] = " ".join(file.read().split()[:3])
 
     async def sample_memory(self) -> None:
-        """RSS of the bot twice a second, with how many games were live then (for the report only)."""
-        assert self.process is not None
+        """RSS of the bots twice a second, with how many games were live then (for the report only)."""
         while True:
             live = sum(1 for g in self.games if g.started_at is not None and not g.finished and g.error is None)
-            self.mem_samples.append((time.monotonic(), live, memory_kib(self.process.pid)["VmRSS"]))
+            rss = sum(memory_kib(process.pid)["VmRSS"] for process in self.processes)
+            self.mem_samples.append((time.monotonic(), live, rss))
             await asyncio.sleep(0.5)
 
     def start_py_spy(self) -> None:
@@ -375,6 +448,9 @@ class Bench:
 
     async def run_game(self, game: Game, ready: asyncio.Event, setups: list[int]) -> None:
         try:
+            if self.args.starts_per_second:
+                # Hosts typing /wizard start spread over time, not all in the same millisecond.
+                await asyncio.sleep(game.slot / self.args.starts_per_second)
             await self.set_up(game)
             setups.append(game.slot)
             if len(setups) == len(self.games):
@@ -408,13 +484,18 @@ class Bench:
             await asyncio.gather(*tasks)
             timer.cancel()
             self.snapshot("end")
-            self.process.send_signal(signal.SIGUSR1)  # the bot counts its objects, every game still live
+            for process in self.processes:
+                process.send_signal(signal.SIGUSR1)  # the bot counts its objects, every game still live
             self.stop_py_spy()
             sampler.cancel()
         finally:
             await self.stop_bot()
             self.stop_py_spy()
             await self.standin.stop()
+            try:
+                self.stored_actions = await self.count_actions()
+            finally:
+                await self.drop_database()
             if hasattr(self, "log"):
                 self.log.close()
 
@@ -439,6 +520,9 @@ class Bench:
         rounds_done = sum(g.rounds_done for g in self.games if not g.error)
         refused = sum(len(g.refused) for g in self.games)
         bot = (a.bot_ref or "working tree") + "".join(f" + {name}" for name in a.exp)
+        if a.processes > 1:
+            bot += f"; {a.processes} processes (one shard each)"
+        bot += "; PostgreSQL" if a.database_url else "; SQLite"
         print(
             f"\n== {a.games} games x {a.players} players, rounds {a.rounds or 'all'}, think {a.think:g} s; bot {bot} =="
         )
@@ -496,11 +580,15 @@ class Bench:
         # Turn edits are the lowest-priority requests (bot/budget.py): sent only while the budget has room.
         turns = sum(g.turns for g in self.games)
         shown = sum(g.turns_shown for g in self.games)
+        peak, peak_play = self.peak_rate(), self.peak_rate(self.marks["play"], self.marks["end"])
         print(
             f"turn edits: {shown} of {turns} moves ({shown / max(turns, 1):.0%}) were made from a DM that said "
-            f'"your move" by the time of the click; global 429s: {self.standin.global_refusals}'
+            f'"your move" by the time of the click; global 429s: {self.standin.global_refusals}; '
+            f"peak REST requests in any one second, besides interaction endpoints (all processes): {peak_play} "
+            f"during play, {peak} in the whole run (Discord allows 50)"
         )
         out["turns"] = {"moves": turns, "shown": shown, "global_429": self.standin.global_refusals}
+        out["turns"] |= {"peak_rest": peak, "peak_rest_play": peak_play}
         by_place = Counter[tuple[int, bool]]()
         for g in self.games:
             by_place.update(g.turns_by_place)
@@ -530,14 +618,19 @@ class Bench:
         )
         out["memory"] = {"idle_kib": idle, "live_kib": live_rss, "peak_kib": peak, "per_game_kib": per_game}
 
-        stats_path = self.folder / "stats.json"
-        stats: dict[str, Any] = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+        stats = self.merged_stats()
         if stats.get("budget"):
             budget = stats["budget"]
+            share = f" ({a.rest_share:g} a second each)" if a.rest_share is not None else ""
+            handed, given_back = budget["turn_handed"], budget["turn_given_back"]
             print(
-                f"the bot's request budget: sent {budget['sent']}; turn edits put off for want of budget "
-                f"{budget['turn_skipped']} times (each tried again later while the turn lasts)"
+                f"the bots' request budget{share}: sent {budget['sent']}; turn edits put off for want of budget "
+                f"{budget['turn_skipped']}: handed their request once there was room {handed} (sent "
+                f"{handed - given_back}, not needed by then {given_back}: the turn had passed), still waiting for "
+                f"room at the end {budget['turn_skipped'] - handed}"
             )
+            if len(self.processes) > 1:
+                print(f"  requests let through by each process (shard 0, 1, …): {budget['sent_by_process']}")
             out["budget"] = budget
         if stats:
             self.report_loop(stats, out)
@@ -548,10 +641,18 @@ class Bench:
             top = ", ".join(f"{name} {count}" for name, count in heap["by_type"][:12])
             print(f"objects tracked by the garbage collector at the end: {heap['tracked']} ({top})")
             out["heap"] = heap
-        self.report_database(moves, out)
+        self.report_database(moves, stats, out)
         self.report_log()
         self.report_targets(out)
         return out
+
+    def peak_rate(self, start: float = 0.0, end: float = float("inf")) -> int:
+        """The most requests the stand-in received in any one second (sliding, as Discord counts) between
+        `start` and `end`, besides interaction endpoints (outside Discord's global limit)."""
+        exempt = ("interaction callback", "webhook (followup/original)")
+        calls = self.standin.rest_counter.calls
+        times = sorted(at for at, kind, _ in calls if kind not in exempt and start <= at <= end)
+        return max((bisect.bisect_left(times, at + 1.0) - index for index, at in enumerate(times)), default=0)
 
     def report_attributed(self, out: dict[str, Any]) -> None:
         """REST calls per click: each call of a game during play is put down to the game's last click before it.
@@ -612,6 +713,10 @@ class Bench:
             f"{bot_play - loop_play:.2f} s) = {per_move_ms:.2f} ms/move"
         )
         print(f"  → {per_game:.3f} s per game of {rounds_done / a.games:.1f} rounds")
+        if len(self.processes) > 1:
+            each = [end - start for start, end in zip(self.bot_cpu_each["play"], self.bot_cpu_each["end"], strict=True)]
+            print("  by process (shard) during play: " + ", ".join(f"{n}: {cpu:.2f} s" for n, cpu in enumerate(each)))
+            out["cpu"] = {"by_process_play_s": each}
         saturated = "  !! saturated: latencies include its own queueing" if own_play / play_s > 0.9 else ""
         print(f"  stand-in + players CPU during play: {own_play:.2f} s ({own_play / play_s:.0%} of a core){saturated}")
         bot_waited = self.bot_waited["end"] - self.bot_waited["play"]
@@ -621,7 +726,11 @@ class Bench:
             f"{bot_waited:.2f} s ({bot_waited / play_s:.0%} of the time), the stand-in's {own_waited:.2f} s "
             f"({own_waited / play_s:.0%})"
         )
-        out["cpu"] = {"bot_setup_s": bot_setup, "bot_play_s": bot_play, "bot_loop_play_s": loop_play}
+        out["cpu"] = out.get("cpu", {}) | {
+            "bot_setup_s": bot_setup,
+            "bot_play_s": bot_play,
+            "bot_loop_play_s": loop_play,
+        }
         out["cpu"] |= {"bot_util": bot_play / play_s, "ms_per_move": per_move_ms, "s_per_game": per_game}
         out["cpu"] |= {"harness_util": own_play / play_s, "bot_waited_s": bot_waited, "harness_waited_s": own_waited}
 
@@ -700,14 +809,60 @@ class Bench:
                 print(f"  {name:18} n={len(durations):6}  p50 {row[50]:6.2f}  p99 {row[99]:6.2f}  max {row[100]:7.2f}")
                 out["db_ms"][name] = row | {"n": len(durations)}
 
-    def report_database(self, moves: Counter[str], out: dict[str, Any]) -> None:
-        path = self.folder / "wizard.db"
-        with contextlib.closing(sqlite3.connect(path)) as db:
+    def merged_stats(self) -> dict[str, Any]:
+        """The bot processes' statistics (bench/_load_bot.py) as one: samples pooled, counters added."""
+        merged: dict[str, Any] = {}
+        for shard in range(len(self.processes)):
+            path = self.folder / f"stats-{shard}.json"
+            if not path.exists():
+                return {}  # a bot that did not stop cleanly: no figures rather than a part of them
+            stats = json.loads(path.read_text())
+            sent_here = sum(stats["budget"]["sent"].values())
+            if not merged:
+                merged = stats
+                merged["budget"]["sent_by_process"] = [sent_here]
+                continue
+            merged["budget"]["sent_by_process"].append(sent_here)
+            merged["lag"] += stats["lag"]
+            merged["gc"] += stats["gc"]
+            merged["db_queries"] += stats["db_queries"]
+            for name, samples in stats["db"].items():
+                merged["db"].setdefault(name, []).extend(samples)
+            for key in ("turn_skipped", "turn_handed", "turn_given_back"):
+                merged["budget"][key] += stats["budget"][key]
+            for level, count in stats["budget"]["sent"].items():
+                merged["budget"]["sent"][level] += count
+        return merged
+
+    async def count_actions(self) -> int:
+        """The moves stored, read from the database once the bots have stopped."""
+        if self.database:
+            import asyncpg
+
+            connection = await asyncpg.connect(self.database_url(self.database))
+            try:
+                return int(await connection.fetchval("SELECT count(*) FROM actions"))
+            finally:
+                await connection.close()
+        with contextlib.closing(sqlite3.connect(self.folder / "wizard.db")) as db:
             (stored,) = db.execute("SELECT count(*) FROM actions").fetchone()
+        return int(stored)
+
+    def report_database(self, moves: Counter[str], stats: dict[str, Any], out: dict[str, Any]) -> None:
+        stored = self.stored_actions
         accepted = sum(moves.values())
         differ = "" if stored == accepted else "  !! they differ"
-        print(f"database: {stored} actions stored for {accepted} accepted moves{differ}")
+        where = "PostgreSQL" if self.database else "SQLite"
+        print(f"database ({where}): {stored} actions stored for {accepted} accepted moves{differ}")
         out["db_actions"] = {"stored": stored, "accepted": accepted}
+        queries = self.window([[at] for at in stats.get("db_queries", [])], "play", "end")
+        if queries:
+            per_move = len(queries) / max(accepted, 1)
+            print(
+                f"  database round trips during play (statements sent by the bots, timers and claims included): "
+                f"{len(queries)}, {per_move:.2f} per move"
+            )
+            out["db_actions"]["round_trips_per_move"] = per_move
 
     def report_log(self) -> None:
         text = re.sub(r"\x1b\[[0-9;]*m", "", (self.folder / "bot.log").read_text(errors="replace"))
@@ -734,7 +889,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--bot-ref", help="run the bot of this git commit (default: the working tree)")
     parser.add_argument("--log-level", default="INFO", help="the bot's LOG_LEVEL (default INFO)")
-    parser.add_argument("--bot-cpu", type=int, default=0, help="the core of the bot process (default 0)")
+    parser.add_argument("--bot-cpu", type=int, default=0, help="the core of the bot processes (default 0)")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="bot processes, one shard each (SHARD_COUNT, SHARD_IDS; default 1)"
+    )
+    parser.add_argument(
+        "--database-url",
+        help="a PostgreSQL server (postgresql://…) on which the run makes a database of its own, dropped at the "
+        "end (default: a SQLite file; two processes need PostgreSQL)",
+    )
+    parser.add_argument("--rest-share", type=float, help="REST_SHARE of each bot process (default: the bot's own)")
+    parser.add_argument(
+        "--starts-per-second",
+        type=float,
+        default=0,
+        help="games set up (/wizard start) a second; play begins once all are (default 0: all at once)",
+    )
     parser.add_argument("--driver-cpu", type=int, default=1, help="the core of the stand-in and players (default 1)")
     parser.add_argument("--profile", help="write a cProfile of the bot process here (slows it down)")
     parser.add_argument("--py-spy", help="record the bot during play with py-spy into this file (raw format)")
@@ -748,6 +918,8 @@ def main() -> None:
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (database, bot log)")
     args = parser.parse_args()
+    if args.processes > 1 and not args.database_url:
+        parser.error("--processes above 1 needs --database-url: processes share PostgreSQL, never a SQLite file")
 
     for name in ("profile", "py_spy", "json"):
         if getattr(args, name):

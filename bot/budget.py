@@ -9,9 +9,14 @@ burst never earns a global 429. What waits for the budget goes in priority order
 2. tables (every public message: tables, score pads, standings, lobbies);
 3. DM hands (dealing, a steady hand brought up to date, a turn form taken back);
 4. *turn edits* (a DM hand put in its "your move" form): never wait and never take what the
-   others may need — one goes only while the bucket holds more than `reserve`, else it is skipped
-   for now (the hand keeps its steady form, which is still correct, and the table names the mover;
-   `when_room` tells the presenter when to try again, if the turn has not passed by then).
+   others may need — one goes only while the bucket holds more than `reserve` and nothing waits
+   (no request, no turn edit put off before it), else it is put off (the hand keeps its steady
+   form, which is still correct, and the table names the mover). `when_room` queues it: as soon
+   as the bucket has room, in the order they were put off, each is handed its request already
+   paid for — handed, not merely told, so that the room cannot be taken by another request
+   between the telling and the sending (which put off edits again and again, to the back of the
+   queue, and lost two in three of them at 200 games). A turn edit whose turn has passed by then
+   gives its request back (`give_back`).
 
 A token bucket: a burst of a tenth of the share (at most what the share leaves of Discord's 50) goes
 at once, a sustained rate above the share waits. Within any one second the bucket lets through at
@@ -30,7 +35,7 @@ import enum
 import heapq
 import itertools
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 
@@ -82,11 +87,14 @@ class RequestBudget:
         self._order = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
         # Turn edits put off, to be told (in order) when the bucket holds more than the reserve again.
-        self._room_waiting: list[Callable[[], None]] = []
+        self._room_waiting: deque[Callable[[], None]] = deque()
         self._room_timer: asyncio.TimerHandle | None = None
-        # Requests let through, by priority; turn edits skipped for want of budget.
+        # Requests let through, by priority; turn edits put off for want of budget (each once), those
+        # handed their room since, and of those the ones whose turn had passed by then (given back).
         self.sent: Counter[Priority] = Counter()
         self.skipped = 0
+        self.handed = 0
+        self.given_back = 0
 
     def _refill(self) -> None:
         now = self._clock()
@@ -113,10 +121,10 @@ class RequestBudget:
         self.sent[level] += 1
 
     def try_take(self) -> bool:
-        """A turn edit: True (and a request paid for) only if nothing waits and the bucket holds more
-        than the reserve; else False, counted as skipped."""
+        """A turn edit: True (and a request paid for) only if nothing waits — no request, no turn edit
+        put off earlier — and the bucket holds more than the reserve; else False, counted as put off."""
         self._refill()
-        if not self._waiting and self._tokens >= 1 + self.reserve:
+        if not self._waiting and not self._room_waiting and self._tokens >= 1 + self.reserve:
             self._tokens -= 1
             self.sent[Priority.TURN] += 1
             return True
@@ -124,9 +132,17 @@ class RequestBudget:
         return False
 
     def when_room(self, callback: Callable[[], None]) -> None:
-        """Call `callback` once a turn edit may go again: nothing waits and the bucket holds more than
-        the reserve. One callback per request's worth of room, in the order they came."""
+        """Call `callback` once a turn edit may go (nothing waits and the bucket holds more than the
+        reserve), with its request already paid for: the callback sends it, or gives it back
+        (`give_back`) if it is no longer wanted. In the order they came, one request each."""
         self._room_waiting.append(callback)
+        self._schedule_room()
+
+    def give_back(self) -> None:
+        """A turn edit paid for (by `when_room`) that will not be sent: its request is free again."""
+        self._tokens = min(self.capacity, self._tokens + 1)
+        self.sent[Priority.TURN] -= 1
+        self.given_back += 1
         self._schedule_room()
 
     def _schedule_room(self) -> None:
@@ -140,11 +156,12 @@ class RequestBudget:
     def _room(self) -> None:
         self._room_timer = None
         self._refill()
-        if not self._waiting:
-            room = max(0, int(self._tokens - self.reserve))
-            ready, self._room_waiting = self._room_waiting[:room], self._room_waiting[room:]
-            for callback in ready:
-                callback()
+        while self._room_waiting and not self._waiting and self._tokens >= 1 + self.reserve:
+            # Paid before it is handed out: the callback's edit cannot lose the room to anyone.
+            self._tokens -= 1
+            self.sent[Priority.TURN] += 1
+            self.handed += 1
+            self._room_waiting.popleft()()
         self._schedule_room()
 
     def _schedule(self) -> None:

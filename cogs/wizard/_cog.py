@@ -584,6 +584,9 @@ class WizardCog(commands.Cog, name="Wizard"):
         await interaction.response.edit_message(embed=embed, view=view)
         if message is not None:
             self.presenter.note_hand_shown(table, interaction.user.id, message.id, embed, view)
+            if in_dm:
+                # This click's token edits the DM hand from now on, outside the request budget.
+                self.presenter.dm_hands.remember(table.id, interaction.user.id, interaction, table.game.round)
             if message.flags.ephemeral:
                 # A private hand played from: this click's token edits it from now on.
                 self.presenter.private_hands.remember(table.id, interaction.user.id, interaction, table.game.round)

@@ -136,6 +136,8 @@ class Presenter:
         self._lobby_links: dict[str, tuple[Lobby, discord.Interaction[Any], str | None]] = {}
         # Each player's latest private hand (My hand, /wizard hand), updated in place where Discord allows.
         self.private_hands = _private.PrivateHands()
+        # Each player's latest click on their DM hand: its token edits that hand outside the request budget.
+        self.dm_hands = _private.PrivateHands()
         bot.manager.subscribe(self._on_event)
 
     def public_locale(self, guild_id: int) -> str | None:
@@ -334,6 +336,7 @@ class Presenter:
         self._feeds.pop(game_id, None)
         self._lobby_links.pop(game_id, None)
         self.private_hands.forget(game_id)
+        self.dm_hands.forget(game_id)
 
     async def idle(self) -> None:
         """Wait until every feed has sent everything queued so far (for shutting down cleanly)."""
@@ -359,6 +362,7 @@ class _Feed:
         # What each player's DM hand message shows now, so unchanged hands are not edited.
         self.hand_shown: dict[int, object] = {}
         self._turns_owed: set[int] = set()  # seats whose turn edit waits for room in the budget
+        self._turns_paid: set[int] = set()  # seats whose turn edit the budget has paid for, not yet sent
         self._locale: str | None = None
         self._logged: set[tuple[str, int]] = set()
         # The permissions the bot lacks in the game's channel while the feed waits for them; the
@@ -372,19 +376,24 @@ class _Feed:
         self.running: _Job | None = None  # the job being shown now, for `Presenter.backlog`
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"wizard-feed-{table.id}")
 
-    def push(self, job: _Job) -> None:
+    def push(self, job: _Job, *, first: bool = False) -> None:
+        """Queue `job`; `first`: before the others (a turn edit the budget has paid for is spent at
+        once: the budget counted it as sent now)."""
         if isinstance(job, _Stopped) and self.blocked:
             # Stopped while it waited for permissions: of what it waited to show, only the closed
             # table is still owed, once the channel lets the bot show it.
             self.jobs.clear()
         # A table or hands job still waiting will show the game as it is when it runs: add to it.
-        for index, waiting in enumerate(self.jobs):
+        for index, waiting in enumerate(self.jobs if not first else ()):
             if isinstance(job, _RefreshTable) and isinstance(waiting, _RefreshTable):
                 return
             if isinstance(job, _RefreshHands) and isinstance(waiting, _RefreshHands):
                 self.jobs[index] = _RefreshHands(waiting.seats | job.seats)
                 return
-        self.jobs.append(job)
+        if first:
+            self.jobs.appendleft(job)
+        else:
+            self.jobs.append(job)
         self.drained.clear()
         self.wake.set()
 
@@ -722,53 +731,80 @@ class _Feed:
             if where is None and player.user_id in table.dm_closed and seat in seats:
                 await self._refresh_private(seat, player)
                 continue
-            # A job queued before a round ended runs with the game already in the next round: it
-            # must not draw that round's hand into last round's message (new DMs come with it).
-            if where is None or seat not in seats or where[2] != table.game.round:
+            if seat not in seats:
                 continue
-            locale = self.presenter.user_locale(player.user_id, table.guild_id)
-            observation = table.game.observation(seat)
-            embed = _render.hand_embed(table, observation, locale, steady=True)
-            view = _render.hand_view(table, observation, locale, steady=True)
-            shown = _shown(embed, view)
-            before = self.hand_shown.get(player.user_id)
-            if before == shown:
-                continue
-            # An edit only to put a hand in its turn form is a *turn edit*, the lowest priority: it goes
-            # only while the budget has room, else it is owed and tried again shortly (the steady form
-            # the hand keeps meanwhile is still right, and the table names the mover). Merged: an
-            # edit the hand needs anyway (trump chosen, a new round) carries the turn form along, and
-            # one still owed when the turn has passed costs nothing. Taking the turn form back is a
-            # plain hand edit: a stale "your move" would mislead.
-            level: Priority | None = Priority.HAND
-            if _render.is_turn(table, observation):
-                steady = _render.hand_embed(table, observation, locale, steady=True, turn=False)
-                steady_view = _render.hand_view(table, observation, locale, steady=True, turn=False)
-                if before == _shown(steady, steady_view):
-                    if not self.bot.budget.try_take():
-                        self._owe_turn(seat)
-                        continue
-                    level = None  # paid for
-            dm = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private)
-            try:
-                with priority(level):
-                    await dm.get_partial_message(where[1]).edit(embed=embed, view=view)
-            except discord.HTTPException as error:
-                self._log_once("hand", error)
-                continue
+            # A turn edit the budget has paid for (see `_owe_turn`) is this hand's edit, or is given back.
+            paid = seat in self._turns_paid
+            self._turns_paid.discard(seat)
+            if not await self._refresh_hand(seat, player, where, paid=paid) and paid:
+                self.bot.budget.give_back()
+
+    async def _refresh_hand(self, seat: int, player: Player, where: tuple[int, int, int] | None, *, paid: bool) -> bool:
+        """Bring one DM hand up to date; whether a request paid for beforehand (`paid`) was spent."""
+        table = self.table
+        # A job queued before a round ended runs with the game already in the next round: it
+        # must not draw that round's hand into last round's message (new DMs come with it).
+        if where is None or where[2] != table.game.round:
+            return False
+        locale = self.presenter.user_locale(player.user_id, table.guild_id)
+        observation = table.game.observation(seat)
+        embed = _render.hand_embed(table, observation, locale, steady=True)
+        view = _render.hand_view(table, observation, locale, steady=True)
+        shown = _shown(embed, view)
+        before = self.hand_shown.get(player.user_id)
+        if before == shown:
+            return False
+        # Once the player has clicked this hand, that click's token edits it for 15 minutes, and
+        # Discord counts interaction endpoints outside the global budget: no budget, no waiting.
+        clicked = self.presenter.dm_hands.latest(table.id, player.user_id, table.game.round)
+        if (
+            clicked is not None
+            and getattr(clicked.interaction.message, "id", None) == where[1]
+            and await self.presenter.dm_hands.edit(table.id, player.user_id, table.game.round, embed=embed, view=view)
+        ):
             self.hand_shown[player.user_id] = shown
+            return False
+        # An edit only to put a hand in its turn form is a *turn edit*, the lowest priority: it goes
+        # only while the budget has room, else it is owed and sent as soon as there is (the steady
+        # form the hand keeps meanwhile is still right, and the table names the mover). Merged: an
+        # edit the hand needs anyway (trump chosen, a new round) carries the turn form along, and
+        # one still owed when the turn has passed costs nothing. Taking the turn form back is a
+        # plain hand edit: a stale "your move" would mislead.
+        level: Priority | None = None if paid else Priority.HAND
+        if not paid and _render.is_turn(table, observation):
+            steady = _render.hand_embed(table, observation, locale, steady=True, turn=False)
+            steady_view = _render.hand_view(table, observation, locale, steady=True, turn=False)
+            if before == _shown(steady, steady_view):
+                if not self.bot.budget.try_take():
+                    self._owe_turn(seat)
+                    return False
+                level = None  # paid for
+        dm = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private)
+        try:
+            with priority(level):
+                await dm.get_partial_message(where[1]).edit(embed=embed, view=view)
+        except discord.HTTPException as error:
+            self._log_once("hand", error)
+            return paid
+        self.hand_shown[player.user_id] = shown
+        return paid
 
     def _owe_turn(self, seat: int) -> None:
-        """Try a turn edit put off for want of budget again as soon as the budget has room for it."""
+        """Send a turn edit put off for want of budget as soon as the budget has room for it: the
+        budget hands that room over paid for, and the hand's next refresh spends it."""
         if seat in self._turns_owed:
             return
         self._turns_owed.add(seat)
 
-        def again() -> None:
+        def room() -> None:
             self._turns_owed.discard(seat)
-            self.push(_RefreshHands(frozenset((seat,))))
+            if seat in self._turns_paid:  # one already paid for and not yet spent: this one is not needed
+                self.bot.budget.give_back()
+                return
+            self._turns_paid.add(seat)
+            self.push(_RefreshHands(frozenset((seat,))), first=True)
 
-        self.bot.budget.when_room(again)
+        self.bot.budget.when_room(room)
 
     async def _refresh_private(self, seat: int, player: Player) -> None:
         """A player whose DMs are closed plays from My hand: their latest private hand follows the

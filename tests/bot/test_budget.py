@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import deque
+from collections.abc import Callable
 
 import pytest
 
@@ -104,12 +106,91 @@ async def test_no_second_holds_more_than_discords_50_requests(share: float) -> N
     assert most <= min(50, share * 1.2)
 
 
-async def test_a_put_off_turn_edit_is_told_when_the_bucket_has_room_again() -> None:
+async def test_a_put_off_turn_edit_is_handed_its_request_already_paid_for() -> None:
+    """Handed, not merely told: the room cannot be taken by another request before the edit goes
+    (telling only made put-off edits lose it again and again, to the back of the queue)."""
     clock = Clock()
     budget = await drained(clock)
     assert not budget.try_take()
-    told = asyncio.Event()
-    budget.when_room(told.set)
+    handed = asyncio.Event()
+    budget.when_room(handed.set)
     clock.now += 10.0  # refilled
-    await asyncio.wait_for(told.wait(), 5)
+    await asyncio.wait_for(handed.wait(), 5)
+    assert (budget.sent[Priority.TURN], budget._tokens) == (1, budget.capacity - 1)
+
+
+async def test_put_off_turn_edits_get_the_room_in_the_order_they_were_put_off() -> None:
+    clock = Clock()
+    budget = await drained(clock)
+    handed: list[int] = []
+    everyone = asyncio.Event()
+
+    def edit(number: int) -> Callable[[], None]:
+        def hand() -> None:
+            handed.append(number)
+            clock.now += 10.0  # the bucket refills for the next one
+            if len(handed) == 4:
+                everyone.set()
+
+        return hand
+
+    for number in range(3):
+        assert not budget.try_take()
+        budget.when_room(edit(number))
+    clock.now += 10.0
+    assert not budget.try_take()  # a new turn edit queues behind the ones put off before it
+    budget.when_room(edit(3))
+    await asyncio.wait_for(everyone.wait(), 5)
+    assert handed == [0, 1, 2, 3]
+
+
+async def test_a_request_handed_out_and_not_needed_is_given_back() -> None:
+    clock = Clock()
+    budget = RequestBudget(RATE, clock=clock)
     assert budget.try_take()
+    budget.give_back()  # the turn had passed
+    assert (budget.sent[Priority.TURN], budget.given_back, budget._tokens) == (0, 1, budget.capacity)
+
+
+@pytest.mark.parametrize("waiting", [Priority.TABLE, Priority.HAND])
+async def test_a_put_off_turn_edit_waits_for_every_waiting_table_and_hand(waiting: Priority) -> None:
+    """Over budget the turn edits give way first: the room goes to waiting requests of higher priority."""
+    clock = Clock()
+    budget = await drained(clock)
+    handed = asyncio.Event()
+    budget.when_room(handed.set)
+    request = asyncio.create_task(budget.take(waiting))
+    await asyncio.sleep(0)  # a yield: the request takes its place in the queue
+    clock.now += 10.0  # the bucket refilled, but the waiting request has not been let through yet
+    budget._room()  # the budget's hand-out, before the waiting request's own timer
+    assert not handed.is_set()
+    await asyncio.wait_for(request, 5)
+    await asyncio.wait_for(handed.wait(), 5)
+
+
+@pytest.mark.parametrize(
+    ("share", "tables_a_second", "turns_a_second"),
+    [(40.0, 10, 10), (40.0, 20, 15), (40.0, 5, 30), (20.0, 10, 8)],
+)
+async def test_under_budget_every_turn_edit_is_sent(share: float, tables_a_second: int, turns_a_second: int) -> None:
+    """A steady stream under the share, every table edit followed at once by a turn edit as after a
+    move: every turn edit goes, at once or when the room comes, and none is given up."""
+    clock = Clock()
+    budget = RequestBudget(share, clock=clock)
+    delays: list[float] = []
+    turns = 0
+    steps = 1000  # ten seconds, a hundredth of a second a step
+    for step in range(steps):
+        clock.now += 0.01
+        if step * tables_a_second // 100 != (step + 1) * tables_a_second // 100:
+            await asyncio.wait_for(budget.take(Priority.TABLE), 1)
+        if step * turns_a_second // 100 != (step + 1) * turns_a_second // 100:
+            turns += 1
+            if not budget.try_take():
+                budget.when_room(functools.partial(lambda since: delays.append(clock.now - since), clock.now))
+        budget._room()  # the budget's own hand-out, without the event loop's timers
+    for _ in range(100):  # the stream has stopped: a second more for the last ones
+        clock.now += 0.01
+        budget._room()
+    assert (budget.sent[Priority.TURN], budget.given_back) == (turns, 0)
+    assert max(delays, default=0.0) < 0.1  # "a little": less than a tenth of a second late

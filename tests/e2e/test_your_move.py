@@ -95,6 +95,25 @@ async def test_the_movers_dm_says_your_move_with_only_the_legal_choices_and_goes
     assert followed, "no card was played to a suit led"
 
 
+async def test_a_dm_hand_its_player_has_clicked_this_round_is_edited_through_that_clicks_token(world: World) -> None:
+    """Discord counts interaction endpoints outside the global request budget: once each person has
+    bid from their DM, the turn edits of the cards cost the budget nothing."""
+    table = await start_game(world, world.people[:3])
+    rng = random.Random(18)
+    for _ in range(3):  # the bids: each person's first click on this round's hand
+        await move_from_dm(world, table, rng)
+    dms = {hand.channel_id for user in world.people[:3] if (hand := latest_hand(world, user)) is not None}
+    since = len(world.standin.rest_log)
+    await move_from_dm(world, table, rng)  # the first card: the next person's DM turns to their move
+    seat = table.game.to_move
+    assert seat is not None
+    user = user_of(world, table, seat)
+    await world.standin.wait_for(lambda: turn_form(world, table, user), 5, f"{user.name}'s move in the DM")
+    calls = world.standin.rest_log[since:]
+    assert [c.path for c in calls if c.method == "PATCH" and "/webhooks/" in c.path and c.status == 200]
+    assert not [c.path for c in calls if c.method == "PATCH" and any(f"/channels/{dm}/" in c.path for dm in dms)]
+
+
 async def test_a_move_made_from_my_hand_takes_the_dm_back_to_its_steady_form(world: World) -> None:
     table = await start_game(world, world.people[:3])
     seat = table.game.to_move
