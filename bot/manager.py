@@ -32,6 +32,7 @@ from .storage import FinalSeat, GameRecord, Repository, SeatRecord, StorageConfl
 
 if TYPE_CHECKING:
     from .ai import Player as Brain
+    from .review import Review
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,9 @@ class Refusal(enum.Enum):
     TOO_MANY_ROUNDS = "too_many_rounds"
     NOT_AWAY = "not_away"
     PAUSED = "paused"
+    NO_FINISHED_GAME = "no_finished_game"  # nothing to review
+    NOT_A_PLAYER = "not_a_player"  # a review is for the people who played the game
+    REVIEW_MISSING = "review_missing"  # no finished game by that id
 
 
 # The refusals a copy of a game that is behind the database may give wrongly (see `act`).
@@ -292,6 +296,10 @@ class GameManager:
         self.runner = secrets.token_hex(8)
         self._runner_beat = runner_beat
         self._runner_lease = runner_lease
+        self._reviews: dict[tuple[str, int], asyncio.Future[Review]] = {}  # being worked out, by (game, seat)
+        # One review is worked out at a time: each keeps a core busy for seconds, and the game moves
+        # (computer players, the event loop) must keep their share of the CPU.
+        self._reviewing = asyncio.Lock()
 
     async def load(self, repository: Repository) -> list[Table]:
         """Use `repository` from now on, and restore the lobbies and games it holds.
@@ -1217,6 +1225,56 @@ class GameManager:
             self._cancel_timers(table)
         for task in self._tasks:
             task.cancel()
+
+    # -- the coach -------------------------------------------------------------------------
+
+    async def review(self, user_id: int, guild_id: int, game_id: str | None = None) -> Review:
+        """A person's review of a finished game (`game_id`, else their last on the server), for their
+        eyes only. The first time it is worked out in a thread, off the event loop, and stored."""
+        from .review import Review
+
+        repository = self.repository
+        if repository is None:
+            raise GameRefused(Refusal.REVIEW_MISSING)
+        if game_id is None:
+            game_id = await repository.last_finished_game(guild_id, user_id)
+            if game_id is None:
+                raise GameRefused(Refusal.NO_FINISHED_GAME)
+        record = await repository.load_game(game_id)
+        if record is None or record.status != "finished" or record.seed is None:
+            raise GameRefused(Refusal.REVIEW_MISSING)
+        seat = next((s.seat for s in record.seats if s.user_id == user_id and s.computer is None), None)
+        if seat is None:
+            raise GameRefused(Refusal.NOT_A_PLAYER)
+        stored = await repository.review(record.id, seat)
+        if stored is not None:
+            try:
+                return Review.from_json(stored)
+            except ValueError:
+                log.info("game %s: the stored review of seat %d is of another form; worked out again", record.id, seat)
+        key = (record.id, seat)
+        pending = self._reviews.get(key)
+        if pending is None:
+            # Clicks that come while it is being worked out wait for the same review.
+            pending = self._reviews[key] = asyncio.ensure_future(self._work_out_review(record, seat))
+            pending.add_done_callback(lambda _: self._reviews.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _work_out_review(self, record: GameRecord, seat: int) -> Review:
+        from .review import review_game
+
+        assert record.seed is not None
+        assert self.repository is not None
+        actions = [(by, action_from_json(action)) for by, action in record.actions]
+        options = Options.from_json(record.options)
+        async with self._reviewing:
+            started = time.perf_counter()
+            review = await asyncio.to_thread(
+                review_game, record.id, len(record.seats), record.seed, options, actions, seat
+            )
+        log.info("game %s: review of seat %d worked out in %.1f s", record.id, seat, time.perf_counter() - started)
+        await self.repository.save_review(record.id, seat, review.to_json())
+        return review
 
 
 def placings(scores: list[int]) -> list[int]:

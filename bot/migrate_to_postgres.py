@@ -1,9 +1,10 @@
 """`python -m bot.migrate_to_postgres SQLITE_PATH DATABASE_URL`: copy the bot's SQLite database into PostgreSQL.
 
 Everything is copied: lobbies and running games (with seats and actions), finished games and their
-rounds, statistics and ratings, and the servers' settings. The SQLite file is first brought up to
-the current schema, and the PostgreSQL database is migrated; the copy is one transaction, and it is
-refused if PostgreSQL already holds games, statistics or settings. Stop the bot before copying.
+rounds and reviews, statistics and ratings, and the servers' settings. The SQLite file is first
+brought up to the current schema, and the PostgreSQL database is migrated; the copy is one
+transaction, and it is refused if PostgreSQL already holds games, statistics or settings. Stop the
+bot before copying.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ TABLES = (
     "actions",
     "results",
     "round_results",
+    "reviews",
     "player_stats",
     "player_hand_sizes",
     "guild_settings",

@@ -7,6 +7,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from bot.engine.actions import BIDS, CHOICES, PLAYS, Action, Bid, Play
@@ -212,6 +213,18 @@ class NormalPlayer:
         return PLAYS[normal_card(observation).index]
 
 
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """What hard's search makes of one decision: the action it takes and, for each action it
+    weighed, its expected value (the seat's round points less `spite` times the others' mean,
+    which the search maximises) and the seat's expected tricks this round. Empty when there was
+    nothing to weigh."""
+
+    choice: Action
+    values: dict[Action, float]
+    tricks: dict[Action, float]
+
+
 Clock = Callable[[], float]
 # What drawing one world costs, in card plays of a rollout: the few weighed deals it is drawn from.
 SAMPLE_COST = 15
@@ -300,9 +313,26 @@ class HardPlayer:
                 return hands
         return deals[-1]
 
+    # -- what the search makes of a decision
+
+    def evaluate(self, observation: Observation, also: Sequence[Action] = ()) -> Evaluation:
+        """What the search makes of this bid or card play: the value and expected tricks of each
+        action it weighs, and the one it takes (the same one `choose` takes from the same generator
+        state). The actions in `also` are weighed too, on the same worlds, but never taken."""
+        if observation.phase is Phase.BID:
+            return self._bid_values(observation, [a.tricks for a in also if isinstance(a, Bid)])
+        if observation.phase is Phase.PLAY:
+            return self._card_values(observation, [a.card for a in also if isinstance(a, Play)])
+        raise ValueError(f"hard evaluates bids and card plays, not {observation.phase}")
+
     # -- playing
 
     def _card(self, observation: Observation) -> Card:
+        choice = self._card_values(observation, ()).choice
+        assert isinstance(choice, Play)
+        return choice.card
+
+    def _card_values(self, observation: Observation, also: Sequence[Card]) -> Evaluation:
         start = self.clock()
         seat = observation.seat
         facts = knowledge(observation)
@@ -314,12 +344,21 @@ class HardPlayer:
         known = known_cards(observation, facts)
         candidates = distinct_cards(candidates, known)
         default = normal_card(observation, facts)
-        if len(candidates) == 1:
-            return candidates[0]
+
+        # A card that plays like one searched is worth the same; only the others are searched too.
+        def like(card: Card, cards: Sequence[Card]) -> Card | None:
+            return next((c for c in cards if len(distinct_cards([c, card], known)) == 1), None)
+
+        searched = candidates + distinct_cards([card for card in also if like(card, candidates) is None], known)
+        if len(searched) == 1:
+            return Evaluation(PLAYS[candidates[0].index], {}, {})
         bids = [bid or 0 for bid in observation.bids]
         remaining = sum(observation.hand_sizes)
+        # Sized by its own candidates, so weighing `also` leaves its choice as it is.
         worlds = self._worlds(len(candidates), remaining)
-        totals = [0.0] * len(candidates)
+        totals = [0.0] * len(searched)
+        tricks = [0] * len(searched)
+        done = 0
         for world in range(worlds):
             if world and self.clock() - start > self.deadline:
                 break
@@ -334,18 +373,30 @@ class HardPlayer:
                 bytearray(facts.gone),
                 [policy.void_mask(v) for v in facts.voids],
             )
-            for i, card in enumerate(candidates):
+            for i, card in enumerate(searched):
                 table = base.copy()
                 table.play(card)
                 table.play_out_quick()
                 totals[i] += self._score(table.points(), seat)
-        top = max(totals)
-        best = [card for card, total in zip(candidates, totals, strict=True) if total >= top - 1e-9]
+                tricks[i] += table.won[seat]
+            done += 1
+        own = totals[: len(candidates)]
+        top = max(own)
+        best = [card for card, total in zip(candidates, own, strict=True) if total >= top - 1e-9]
         # Among equals, the normal card (or one that plays alike) keeps the play natural.
-        for card in best:
-            if len(distinct_cards([card, default], known)) == 1:
-                return default
-        return best[0]
+        choice = next((default for card in best if len(distinct_cards([card, default], known)) == 1), best[0])
+        values: dict[Action, float] = {
+            PLAYS[card.index]: total / done for card, total in zip(searched, totals, strict=True)
+        }
+        won: dict[Action, float] = {
+            PLAYS[card.index]: count / done for card, count in zip(searched, tricks, strict=True)
+        }
+        for card in [*also, choice]:
+            twin = like(card, searched)
+            if twin is not None:
+                values[PLAYS[card.index]] = values[PLAYS[twin.index]]
+                won[PLAYS[card.index]] = won[PLAYS[twin.index]]
+        return Evaluation(PLAYS[choice.index], values, won)
 
     def _score(self, points: Sequence[int], seat: int) -> float:
         if not self.spite:
@@ -356,6 +407,11 @@ class HardPlayer:
     # -- bidding
 
     def _bid(self, observation: Observation) -> int:
+        choice = self._bid_values(observation, ()).choice
+        assert isinstance(choice, Bid)
+        return choice.tricks
+
+    def _bid_values(self, observation: Observation, also: Sequence[int]) -> Evaluation:
         start = self.clock()
         seat = observation.seat
         players = observation.players
@@ -367,15 +423,19 @@ class HardPlayer:
         floor = policy.sure_tricks(hand)
         heuristic = normal_bid(observation)
         candidates = [b for b in allowed if b >= floor and abs(b - heuristic) <= BID_WINDOW] or allowed
+        searched = candidates + sorted({b for b in also if b not in candidates})
         order = bid_order(observation)
         after = order[order.index(seat) + 1 :]
+        # Sized by its own candidates, so weighing `also` leaves its choice as it is.
         worlds = self._worlds(len(candidates), players * size)
-        totals = [0.0] * len(candidates)
+        totals = [0.0] * len(searched)
+        tricks = [0] * len(searched)
+        done = 0
         for world in range(worlds):
             if world and self.clock() - start > self.deadline:
                 break
             hands = self.sample_world(observation, facts)
-            for i, bid in enumerate(candidates):
+            for i, bid in enumerate(searched):
                 bids = list(observation.bids)
                 bids[seat] = bid
                 for other in after:
@@ -392,9 +452,15 @@ class HardPlayer:
                 )
                 table.play_out_quick()
                 totals[i] += self._score(table.points(), seat)
-        top = max(totals)
-        best = [bid for bid, total in zip(candidates, totals, strict=True) if total >= top - 1e-9]
-        return heuristic if heuristic in best else min(best, key=lambda b: abs(b - heuristic))
+                tricks[i] += table.won[seat]
+            done += 1
+        own = totals[: len(candidates)]
+        top = max(own)
+        best = [bid for bid, total in zip(candidates, own, strict=True) if total >= top - 1e-9]
+        choice = heuristic if heuristic in best else min(best, key=lambda b: abs(b - heuristic))
+        values: dict[Action, float] = {BIDS[bid]: total / done for bid, total in zip(searched, totals, strict=True)}
+        won: dict[Action, float] = {BIDS[bid]: count / done for bid, count in zip(searched, tricks, strict=True)}
+        return Evaluation(BIDS[choice], values, won)
 
     @staticmethod
     def _simulated_bid(observation: Observation, hand: Sequence[Card], bids: Sequence[int | None], last: bool) -> int:
@@ -474,6 +540,7 @@ def knowledge_gone(observation: Observation) -> bytearray:
 
 __all__ = [
     "EasyPlayer",
+    "Evaluation",
     "HardPlayer",
     "Level",
     "NormalPlayer",

@@ -371,6 +371,20 @@ class Repository(abc.ABC):
     async def save_guild_settings(self, guild_id: int, settings: GuildSettingsRecord) -> None:
         """Store a server's settings in place of any it had (`updated_at` is set to now)."""
 
+    # -- the coach's reviews -------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def last_finished_game(self, guild_id: int, user_id: int) -> str | None:
+        """The id of the game a person finished last on a server; None when they finished none there."""
+
+    @abc.abstractmethod
+    async def review(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        """The stored review (`bot.review.Review.to_json`) of a seat of a game; None until one is stored."""
+
+    @abc.abstractmethod
+    async def save_review(self, game_id: str, seat: int, review: dict[str, Any]) -> None:
+        """Store the review of a seat of a game, in place of any stored before."""
+
 
 def exact_over_under(rounds: Sequence[tuple[int, int, int, int]]) -> tuple[int, int, int]:
     """How many of a player's rounds (round, bid, tricks, points) were bid exactly, over and under."""

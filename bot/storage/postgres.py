@@ -534,6 +534,32 @@ class PostgresRepository(Repository):
             time.time(),
         )
 
+    # -- the coach's reviews -------------------------------------------------------------
+
+    async def last_finished_game(self, guild_id: int, user_id: int) -> str | None:
+        game_id = await self._pool.fetchval(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = $1 AND s.computer IS NULL AND g.guild_id = $2 AND g.status = 'finished'"
+            " ORDER BY g.finished_at DESC, g.id DESC LIMIT 1",
+            user_id,
+            guild_id,
+        )
+        return None if game_id is None else str(game_id)
+
+    async def review(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        stored = await self._pool.fetchval("SELECT review FROM reviews WHERE game_id = $1 AND seat = $2", game_id, seat)
+        return None if stored is None else dict(json.loads(stored))
+
+    async def save_review(self, game_id: str, seat: int, review: dict[str, Any]) -> None:
+        await self._pool.execute(
+            "INSERT INTO reviews (game_id, seat, review, created_at) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET review = excluded.review, created_at = excluded.created_at",
+            game_id,
+            seat,
+            json.dumps(review),
+            time.time(),
+        )
+
 
 def _settings_record(row: asyncpg.Record) -> GuildSettingsRecord:
     return GuildSettingsRecord(

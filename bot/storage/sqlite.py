@@ -665,3 +665,34 @@ class SQLiteRepository(Repository):
             channels=tuple(int(channel) for channel in json.loads(row["channels"])),
             updated_at=row["updated_at"],
         )
+
+    # -- the coach's reviews -------------------------------------------------------------
+
+    async def last_finished_game(self, guild_id: int, user_id: int) -> str | None:
+        """The id of the game a person finished last on a server; None when they finished none there."""
+        async with self._db.execute(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = ? AND s.computer IS NULL AND g.guild_id = ? AND g.status = 'finished'"
+            " ORDER BY g.finished_at DESC, g.id DESC LIMIT 1",
+            (user_id, guild_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else str(row[0])
+
+    async def review(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        """The stored review of a seat of a game; None until one is stored."""
+        async with self._db.execute(
+            "SELECT review FROM reviews WHERE game_id = ? AND seat = ?", (game_id, seat)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    @_one_write_at_a_time
+    async def save_review(self, game_id: str, seat: int, review: dict[str, Any]) -> None:
+        """Store the review of a seat of a game, in place of any stored before."""
+        await self._db.execute(
+            "INSERT INTO reviews (game_id, seat, review, created_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET review = excluded.review, created_at = excluded.created_at",
+            (game_id, seat, json.dumps(review), time.time()),
+        )
+        await self._db.commit()

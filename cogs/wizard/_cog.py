@@ -22,6 +22,7 @@ from bot.storage import GameRecord
 from . import _ids, _permissions, _render, _settings
 from ._errors import explain
 from ._presenter import Presenter
+from ._review import review_embed
 from ._stats import StatsCog
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ HELP_COMMANDS = (
     "wizard.rules",
     "wizard.stop",
     "wizard.help",
+    "wizard.review",
     "wizard.settings",
     "leaderboard",
     "stats",
@@ -309,6 +311,11 @@ class WizardCog(commands.Cog, name="Wizard"):
         embed.add_field(name=t(locale, "table.house_rules"), value="\n".join(house), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    @wizard.command(name="review", description=command_text("command.wizard.review"))
+    async def review(self, interaction: Interaction) -> None:
+        """Your private review of your last finished game on this server, by the coach."""
+        await self._send_review(interaction, None)
+
     @wizard.command(name="help", description=command_text("command.wizard.help"))
     async def help(self, interaction: Interaction) -> None:
         """How a game is played here, and the commands."""
@@ -355,6 +362,8 @@ class WizardCog(commands.Cog, name="Wizard"):
                 await self._send_record(interaction, button.game)
             elif isinstance(button, _ids.RematchId):
                 await self._rematch(interaction, button.game)
+            elif isinstance(button, _ids.ReviewId):
+                await self._send_review(interaction, button.game)
             else:
                 await self._action_click(interaction, button)
         except discord.NotFound as error:
@@ -471,6 +480,17 @@ class WizardCog(commands.Cog, name="Wizard"):
         await interaction.response.send_message(
             t(locale, "record.sent"), file=discord.File(io.BytesIO(data), f"wizard-{stored.id}.json"), ephemeral=True
         )
+
+    async def _send_review(self, interaction: Interaction, game_id: str | None) -> None:
+        """The clicker's own review of a finished game (`game_id`, else their last one on this server),
+        privately. Working it out the first time takes seconds: the answer is deferred."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            review = await self.manager.review(interaction.user.id, interaction.guild_id or 0, game_id)
+        except GameRefused as error:
+            await self._refuse(interaction, error)
+            return
+        await interaction.followup.send(embed=review_embed(review, _locale(interaction)), ephemeral=True)
 
     async def _rematch(self, interaction: Interaction, game_id: str) -> None:
         """A new lobby here with the same options and computer players; the other people are invited."""

@@ -9,6 +9,7 @@
     wz:back:<game>                             "I'm back", for a player the computer stood in for
     wz:record:<game>                           the finished game's record, as a JSON file
     wz:rematch:<game>                          a new lobby with the same players and options
+    wz:review:<game>                           the clicker's own review of the finished game (the coach)
     wz:bid:<game>:<round>:<trick>:<tricks>     a bid
     wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4); U for the card a
                                                player cannot see in the blind first round
@@ -45,6 +46,7 @@ _HAND = re.compile(rf"hand:(?P<game>{_GAME})")
 _BACK = re.compile(rf"back:(?P<game>{_GAME})")
 _RECORD = re.compile(rf"record:(?P<game>{_GAME})")
 _REMATCH = re.compile(rf"rematch:(?P<game>{_GAME})")
+_REVIEW = re.compile(rf"review:(?P<game>{_GAME})")
 _BOARD = re.compile(rf"board:(?P<sort>[a-z_]{{1,12}}):(?P<page>{_NUMBER})")
 _ACTION = re.compile(
     rf"(?P<kind>bid|play|trump):(?P<game>{_GAME}):(?P<round>{_NUMBER}):(?P<trick>{_NUMBER}):(?P<value>[A-Z0-9]{{1,3}})"
@@ -86,12 +88,17 @@ class RematchId:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewId:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class BoardId:
     sort: str
     page: int  # from 0
 
 
-ButtonId = LobbyId | HandId | BackId | RecordId | RematchId | ActionId | BoardId
+ButtonId = LobbyId | HandId | BackId | RecordId | RematchId | ReviewId | ActionId | BoardId
 
 
 def build(button: ButtonId) -> str:
@@ -106,6 +113,8 @@ def build(button: ButtonId) -> str:
         custom_id = f"{PREFIX}record:{button.game}"
     elif isinstance(button, RematchId):
         custom_id = f"{PREFIX}rematch:{button.game}"
+    elif isinstance(button, ReviewId):
+        custom_id = f"{PREFIX}review:{button.game}"
     elif isinstance(button, BoardId):
         custom_id = f"{PREFIX}board:{button.sort}:{button.page}"
     else:
@@ -138,6 +147,8 @@ def parse(custom_id: str) -> ButtonId:
         return RecordId(match["game"])
     if match := _REMATCH.fullmatch(body):
         return RematchId(match["game"])
+    if match := _REVIEW.fullmatch(body):
+        return ReviewId(match["game"])
     if match := _BOARD.fullmatch(body):
         return BoardId(match["sort"], int(match["page"]))
     if match := _ACTION.fullmatch(body):

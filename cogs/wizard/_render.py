@@ -43,6 +43,7 @@ COMPUTER_EMOJI = "🤖"
 BACK_EMOJI = "👋"
 RECORD_EMOJI = "📜"
 REMATCH_EMOJI = "🔁"
+REVIEW_EMOJI = "🎓"  # the coach
 SETTINGS_EMOJI = "⚙️"  # the lobby's button that opens the host's private panel
 
 # Suits differ by emoji and name as well as colour, so colour-blind players can tell them apart.
@@ -462,7 +463,7 @@ def final_embed(table: Table, locale: str | None) -> discord.Embed:
 
 
 def final_view(table: Table, locale: str | None) -> discord.ui.View:
-    """The buttons under the final standings: the game's record, and a rematch."""
+    """The buttons under the final standings: the game's record, a rematch, and each player's own review."""
     view = discord.ui.View(timeout=None)
     view.add_item(
         _button(
@@ -478,6 +479,14 @@ def final_view(table: Table, locale: str | None) -> discord.ui.View:
             t(locale, "final.rematch"),
             style=discord.ButtonStyle.success,
             emoji=REMATCH_EMOJI,
+        )
+    )
+    view.add_item(
+        _button(
+            _ids.build(_ids.ReviewId(table.id)),
+            t(locale, "final.review"),
+            style=discord.ButtonStyle.primary,
+            emoji=REVIEW_EMOJI,
         )
     )
     return view

@@ -10,6 +10,7 @@ from cogs.wizard import _ids
 BUTTONS: list[_ids.ButtonId] = [
     *(_ids.LobbyId("0123abcd", op) for op in _ids.LOBBY_OPS),
     _ids.HandId("0123abcd"),
+    _ids.ReviewId("0123456789abcdef"),
     *(_ids.ActionId("0123abcd", 20, 19, Play(card)) for card in DECK),
     *(_ids.ActionId("ffffffff", 20, 0, Bid(n)) for n in range(21)),
     *(_ids.ActionId("0", 1, 0, ChooseTrump(suit)) for suit in Suit),
@@ -42,6 +43,8 @@ def test_the_longest_id_fits_discords_limit() -> None:
         "wz:trump:0123abcd:1:0:N",
         "wz:lobby:0123abcd:explode",
         "wz:hand:",
+        "wz:review:",
+        "wz:review:0123abcd:1",
         "wz:play:0123abcd:1:0:H1:extra",
     ],
 )

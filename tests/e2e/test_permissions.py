@@ -172,7 +172,7 @@ async def test_without_attach_files_the_final_standings_come_without_the_chart_s
     (final,) = finals(world)
     assert final.attachment_names == []
     assert "No chart: I'm missing **Attach Files** in this channel." in final.text()
-    assert [b["label"] for b in final.buttons()] == ["Game record", "Rematch"]
+    assert [b["label"] for b in final.buttons()] == ["Game record", "Rematch", "My review"]
     assert refused_requests(world) == []
 
 

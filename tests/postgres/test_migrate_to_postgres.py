@@ -42,6 +42,7 @@ async def filled(path: Path) -> None:
         await repository.save_guild_settings(
             GUILD, GuildSettingsRecord({"hidden_bids": True}, 60.0, "hard", "cs", (7,))
         )
+        await repository.save_review("done1", 1, {"version": 1, "game": "done1", "seat": 1, "rounds": []})
     finally:
         await repository.close()
 
@@ -55,6 +56,8 @@ async def snapshot(repository: Repository) -> dict[str, object]:
         "boards": [await repository.leaderboard(GUILD, sort, 0, 10) for sort in Sort],
         "ratings": await repository.ratings(GUILD, [11, 12, 13]),
         "settings": await repository.all_guild_settings(),
+        "review": await repository.review("done1", 1),
+        "last": [await repository.last_finished_game(guild, 11) for guild in (GUILD, OTHER_GUILD)],
     }
 
 

@@ -1,0 +1,137 @@
+"""The coach's review as a private embed, fitted to Discord's limits.
+
+A review has a field per round (at most 20, under Discord's 25) with the hand, the bid against the
+hard player's and the cards where it would have played otherwise. When the whole would pass
+Discord's limits (6,000 characters in an embed, 1,024 in a field), the cards with the least at
+stake are folded into one line per round ("… 3 more cards, stake 1.2 in all") until it fits; the
+bids and the costliest moments are always shown.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine import Bid, Play
+from bot.i18n import card_name, t, tn
+
+from ._render import COLOUR
+
+if TYPE_CHECKING:
+    # Only its types: `bot.review` brings the computer players, which starting the bot leaves out.
+    from bot.review import Moment, Review, RoundReview
+
+# Discord's limits (see ../shared/DISCORD.md); the stand-in enforces the same.
+EMBED_TOTAL = 6000
+FIELD_VALUE = 1024
+FIELD_NAME = 256
+
+
+def _decision(locale: str | None, action: Bid | Play) -> str:
+    return str(action.tricks) if isinstance(action, Bid) else card_name(locale, action.card)
+
+
+def _costly_line(locale: str | None, moment: Moment) -> str:
+    theirs, hard = _decision(locale, moment.theirs), _decision(locale, moment.hard)
+    if moment.trick == 0:
+        return t(locale, "review.top_bid", round=moment.round, theirs=theirs, hard=hard, stake=moment.stake)
+    return t(
+        locale, "review.top_play", round=moment.round, trick=moment.trick, theirs=theirs, hard=hard, stake=moment.stake
+    )
+
+
+def _bid_line(locale: str | None, game_round: RoundReview) -> str:
+    common = {"bid": game_round.bid, "tricks": game_round.tricks, "points": game_round.points}
+    if game_round.hard_bid is None or game_round.expected is None:
+        return t(locale, "review.bid_unweighed", **common)
+    bid_moment = next((m for m in game_round.moments if m.trick == 0), None)
+    if bid_moment is None:
+        return t(locale, "review.bid", hard=game_round.hard_bid, expected=game_round.expected, **common)
+    return t(
+        locale,
+        "review.bid_stake",
+        hard=game_round.hard_bid,
+        expected=game_round.expected,
+        stake=bid_moment.stake,
+        **common,
+    )
+
+
+class _RoundField:
+    """A round's field: its name, bid line and card lines made once; the cards folded away re-make
+    only the last line."""
+
+    def __init__(self, locale: str | None, game_round: RoundReview) -> None:
+        self.locale = locale
+        self.round = game_round
+        hand = " ".join(card_name(locale, card) for card in game_round.hand)
+        self.name = t(locale, "review.round", round=game_round.round, hand=hand)[:FIELD_NAME]
+        # Without the hand: the last resort when folding every card is not enough.
+        self.short_name = t(locale, "review.round", round=game_round.round, hand=str(game_round.cards))
+        self.bid = _bid_line(locale, game_round)
+        self.plays = {
+            index: t(
+                locale,
+                "review.play",
+                trick=moment.trick,
+                theirs=_decision(locale, moment.theirs),
+                hard=_decision(locale, moment.hard),
+                stake=moment.stake,
+            )
+            for index, moment in enumerate(game_round.moments)
+            if moment.trick
+        }
+        self.folded: set[int] = set()
+        self.value = self._value()
+
+    def fold(self, index: int) -> None:
+        self.folded.add(index)
+        self.value = self._value()
+
+    def _value(self) -> str:
+        lines = [self.bid, *(line for index, line in self.plays.items() if index not in self.folded)]
+        if self.folded:
+            stake = sum(self.round.moments[index].stake for index in self.folded)
+            lines.append(tn(self.locale, "review.more", len(self.folded), stake=stake))
+        return "\n".join(lines)
+
+
+def _fits(fixed: int, fields: list[_RoundField], names: bool) -> bool:
+    """Whether an embed of these fields fits Discord's limits (`fixed`: its title, description and footer)."""
+    size = fixed + sum(len((f.name if names else f.short_name).strip()) + len(f.value.strip()) for f in fields)
+    return size <= EMBED_TOTAL and all(len(f.value.strip()) <= FIELD_VALUE for f in fields)
+
+
+def review_embed(review: Review, locale: str | None) -> discord.Embed:
+    """The review, for its reviewer's eyes only (an ephemeral answer)."""
+    costliest = review.costliest()
+    summary = [t(locale, "review.intro"), ""]
+    if costliest:
+        summary.append(t(locale, "review.costliest"))
+        summary += [f"{place}. {_costly_line(locale, m)}" for place, m in enumerate(costliest, start=1)]
+    else:
+        summary.append(t(locale, "review.none"))
+    embed = discord.Embed(title=t(locale, "review.title"), description="\n".join(summary), colour=COLOUR)
+    embed.set_footer(text=t(locale, "review.footer", game=review.game_id, stake=review.at_stake))
+    fixed = sum(len(part.strip()) for part in (embed.title or "", embed.description or "", embed.footer.text or ""))
+    fields = [_RoundField(locale, game_round) for game_round in review.rounds]
+    # The cards in the order they are folded when space runs out: the least at stake first.
+    foldable = sorted(
+        (moment.stake, position, index)
+        for position, game_round in enumerate(review.rounds)
+        for index, moment in enumerate(game_round.moments)
+        if moment.trick
+    )
+    names = True
+    for _, position, index in foldable:
+        if _fits(fixed, fields, names):
+            break
+        fields[position].fold(index)
+    if not _fits(fixed, fields, names):
+        names = False
+    if not _fits(fixed, fields, names):
+        raise ValueError(f"the review of game {review.game_id} does not fit in an embed")
+    for field in fields:
+        embed.add_field(name=field.name if names else field.short_name, value=field.value, inline=False)
+    return embed
