@@ -49,10 +49,10 @@ ABANDON_SECONDS = 10 * 60
 RUNNER_BEAT_SECONDS = 2.0
 RUNNER_LEASE_SECONDS = 6.0
 ADOPT_AT_ONCE = 20  # games adopted in one beat, so that one process does not take them all at once
-# The level that plays for a person whose time ran out or who is away.
 # The computer players' levels (bot.ai.Level, which a test holds this to: the manager names them
 # without importing the players, which start-up does not need).
 COMPUTER_LEVELS = ("easy", "normal", "hard")
+# The level that plays for a person whose time ran out or who is away.
 STAND_IN_LEVEL = "normal"
 DEFAULT_TURN_TIMER = 5 * 60
 MIN_TURN_TIMER = 30
@@ -371,22 +371,15 @@ class GameManager:
             record.turn_timer,
             [Player(seat.user_id, seat.name, seat.computer) for seat in record.seats],
             game,
-            table_message_id=record.table_message_id,
-            table_round=record.table_round,
             turn_deadline=record.turn_deadline,
-            # A game from before this was stored (None) is taken to have shown its pads so far.
-            pads_shown=len(game.history) if record.pads_shown is None else record.pads_shown,
             guest=guest,
         )
+        _take_shown(table, record)
         for seat in record.seats:
             if seat.missed:
                 table.missed[seat.user_id] = seat.missed
             if seat.away:
                 table.away.add(seat.user_id)
-            if seat.dm_closed:
-                table.dm_closed.add(seat.user_id)
-            elif seat.dm_channel_id and seat.hand_message_id and seat.hand_round:
-                table.hand_messages[seat.user_id] = (seat.dm_channel_id, seat.hand_message_id, seat.hand_round)
         if playing:
             self._tables[table.id] = table
             if not guest:  # the channel's commands reach the process of its server
@@ -794,12 +787,9 @@ class GameManager:
                 table.away.discard(seat.user_id)
         table.stopped = record.status == "stopped"
         if table.guest:
-            # Which message is each player's DM hand now: the owner sends and records them.
-            table.hand_messages = {
-                seat.user_id: (seat.dm_channel_id, seat.hand_message_id, seat.hand_round)
-                for seat in record.seats
-                if seat.dm_channel_id and seat.hand_message_id and seat.hand_round
-            }
+            # Which messages show the game now (each player's DM hand among them): the owner sends
+            # and records them.
+            _take_shown(table, record)
         log.info("game %s: caught up %d moves recorded by another process", table.id, len(caught))
         for applied in caught:
             self._emit(ActionApplied(table, applied, "elsewhere"))
@@ -927,16 +917,12 @@ class GameManager:
         async with table.lock:
             if not table.guest or self._tables.get(game_id) is not table:
                 return
-            # As a guest still, so the moves the dead process made (and showed) are not announced again.
+            # As a guest still, so the moves the dead process made (and showed) are not announced
+            # again, and what the channel shows is taken as it recorded it: the presentation layer
+            # brings it up to date from there, as after a restart.
             await self._catch_up(table, record)
             if table.stopped or table.game.is_over:
                 return
-            # What the channel shows, as the dead process recorded it: the presentation layer
-            # brings it up to date from there, as after a restart.
-            table.table_message_id, table.table_round = record.table_message_id, record.table_round
-            if record.pads_shown is not None:
-                table.pads_shown = record.pads_shown
-            table.dm_closed = {seat.user_id for seat in record.seats if seat.dm_closed}
             table.guest = False
             self._by_channel[table.channel_id] = table.id
             self._schedule(table)
@@ -1275,6 +1261,20 @@ class GameManager:
         log.info("game %s: review of seat %d worked out in %.1f s", record.id, seat, time.perf_counter() - started)
         await self.repository.save_review(record.id, seat, review.to_json())
         return review
+
+
+def _take_shown(table: Table, record: GameRecord) -> None:
+    """Take from `record` which messages show the game, as the process that showed it stored them:
+    the table message, the score pads posted, each player's DM hand, and whose DMs are closed."""
+    table.table_message_id, table.table_round = record.table_message_id, record.table_round
+    # A game from before this was stored (None) is taken to have shown its pads so far.
+    table.pads_shown = len(table.game.history) if record.pads_shown is None else record.pads_shown
+    table.dm_closed = {seat.user_id for seat in record.seats if seat.dm_closed}
+    table.hand_messages = {
+        seat.user_id: (seat.dm_channel_id, seat.hand_message_id, seat.hand_round)
+        for seat in record.seats
+        if not seat.dm_closed and seat.dm_channel_id and seat.hand_message_id and seat.hand_round
+    }
 
 
 def placings(scores: list[int]) -> list[int]:

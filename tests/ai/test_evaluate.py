@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -19,17 +20,22 @@ def small_hard(seed: int) -> HardPlayer:
     return HardPlayer(random.Random(seed), budget=600, min_worlds=4, max_worlds=8, deadline=float("inf"))
 
 
-def decision(seed: int, phase: Phase) -> Observation:
-    """An observation of the seat to move, with a choice to make, at the first `phase` of round 4 or later."""
+def first(seed: int, wanted: Callable[[Game, Observation], bool]) -> Observation:
+    """The first observation of the seat to move that is `wanted`, in a game of random moves."""
     game = Game(4, seed, Options())
     rng = random.Random(seed)
     while True:
         seat = game.to_move
         assert seat is not None
         observation = game.observation(seat)
-        if game.round >= 4 and game.phase is phase and len(observation.legal) > 2:
+        if wanted(game, observation):
             return observation
         game.apply(rng.choice(observation.legal), by=seat)
+
+
+def decision(seed: int, phase: Phase) -> Observation:
+    """An observation of the seat to move, with a choice to make, at the first `phase` of round 4 or later."""
+    return first(seed, lambda game, observation: game.round >= 4 and game.phase is phase and len(observation.legal) > 2)
 
 
 @pytest.mark.parametrize("phase", [Phase.BID, Phase.PLAY])
@@ -51,17 +57,14 @@ def test_weighing_other_actions_too_leaves_the_choice_as_it_is(seed: int, phase:
 
 def narrowed(seed: int) -> Observation:
     """A card play where hard's search weighs some of the legal cards, not all (the others are blunders)."""
-    game = Game(4, seed, Options())
-    rng = random.Random(seed)
-    while True:
-        seat = game.to_move
-        assert seat is not None
-        observation = game.observation(seat)
-        if game.phase is Phase.PLAY and len(observation.legal) > 2:
-            own = len(small_hard(seed).evaluate(observation).values)
-            if 1 < own < len(small_hard(seed).evaluate(observation, also=observation.legal).values):
-                return observation
-        game.apply(rng.choice(observation.legal), by=seat)
+
+    def wanted(game: Game, observation: Observation) -> bool:
+        if game.phase is not Phase.PLAY or len(observation.legal) <= 2:
+            return False
+        own = len(small_hard(seed).evaluate(observation).values)
+        return 1 < own < len(small_hard(seed).evaluate(observation, also=observation.legal).values)
+
+    return first(seed, wanted)
 
 
 class Counted(HardPlayer):
