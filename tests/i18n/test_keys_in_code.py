@@ -44,14 +44,14 @@ def close_reasons() -> list[str]:
     """Why a lobby closes: the reasons the manager passes to `_close_lobby`."""
     return [
         call.args[1].value
-        for call in _calls_to(ROOT / "bot" / "manager.py", "_close_lobby")
+        for call in _calls_to(ROOT / "bot" / "manager" / "_lobbies.py", "_close_lobby")
         if isinstance(call.args[1], ast.Constant)
     ]
 
 
 def stand_in_causes() -> list[str]:
     """Why the computer moved for a person: the causes the manager keeps for the table (`Table.stand_in`)."""
-    for node in ast.walk(ast.parse((ROOT / "bot" / "manager.py").read_text())):
+    for node in ast.walk(ast.parse((ROOT / "bot" / "manager" / "_games.py").read_text())):
         if isinstance(node, ast.Assign) and any(
             isinstance(target, ast.Attribute) and target.attr == "stand_in" for target in node.targets
         ):

@@ -1,0 +1,73 @@
+"""The coach: a person's private review of a finished game, worked out once, off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from ..engine import Options, action_from_json
+from ..storage import GameRecord
+from ._core import Core
+from ._model import GameRefused, Refusal
+
+if TYPE_CHECKING:
+    from ..review import Review
+
+log = logging.getLogger(__name__)
+
+
+class Coach(Core):
+    """Reviews, one worked out at a time; clicks that come meanwhile wait for the same one."""
+
+    _reviews: dict[tuple[str, int], asyncio.Future[Review]]  # being worked out, by (game, seat)
+    _reviewing: asyncio.Lock
+
+    async def review(self, user_id: int, guild_id: int, game_id: str | None = None) -> Review:
+        """A person's review of a finished game (`game_id`, else their last on the server), for their
+        eyes only. The first time it is worked out in a thread, off the event loop, and stored."""
+        from ..review import Review
+
+        repository = self.repository
+        if repository is None:
+            raise GameRefused(Refusal.REVIEW_MISSING)
+        if game_id is None:
+            game_id = await repository.last_finished_game(guild_id, user_id)
+            if game_id is None:
+                raise GameRefused(Refusal.NO_FINISHED_GAME)
+        record = await repository.load_game(game_id)
+        if record is None or record.status != "finished" or record.seed is None:
+            raise GameRefused(Refusal.REVIEW_MISSING)
+        seat = next((s.seat for s in record.seats if s.user_id == user_id and s.computer is None), None)
+        if seat is None:
+            raise GameRefused(Refusal.NOT_A_PLAYER)
+        stored = await repository.review(record.id, seat)
+        if stored is not None:
+            try:
+                return Review.from_json(stored)
+            except ValueError:
+                log.info("game %s: the stored review of seat %d is of another form; worked out again", record.id, seat)
+        key = (record.id, seat)
+        pending = self._reviews.get(key)
+        if pending is None:
+            # Clicks that come while it is being worked out wait for the same review.
+            pending = self._reviews[key] = asyncio.ensure_future(self._work_out_review(record, seat))
+            pending.add_done_callback(lambda _: self._reviews.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _work_out_review(self, record: GameRecord, seat: int) -> Review:
+        from ..review import review_game
+
+        assert record.seed is not None
+        assert self.repository is not None
+        actions = [(by, action_from_json(action)) for by, action in record.actions]
+        options = Options.from_json(record.options)
+        async with self._reviewing:
+            started = time.perf_counter()
+            review = await asyncio.to_thread(
+                review_game, record.id, len(record.seats), record.seed, options, actions, seat
+            )
+        log.info("game %s: review of seat %d worked out in %.1f s", record.id, seat, time.perf_counter() - started)
+        await self.repository.save_review(record.id, seat, review.to_json())
+        return review

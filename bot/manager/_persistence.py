@@ -1,0 +1,157 @@
+"""What is stored and restored: the lobbies and games a restart finds, a finished game's result and
+ratings, and which messages show each game (so that a restart edits them rather than posting again)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .. import ratings
+from ..engine import Game, Options, action_from_json
+from ..storage import FinalSeat, GameRecord, Repository
+from ._core import Core
+from ._model import Player, Table, _take_shown, placings
+
+log = logging.getLogger(__name__)
+
+
+class Persistence(Core):
+    """Restoring at start-up, recording a finished game, and the message bookkeeping."""
+
+    async def load(self, repository: Repository) -> list[Table]:
+        """Use `repository` from now on, and restore the lobbies and games it holds.
+
+        Returns the restored games, whose messages the presentation layer then refreshes, and the
+        ended games whose ending the channel has not been shown yet (a crash came first).
+        """
+        self.repository = repository
+        tables = []
+        for record in await repository.open_games():
+            try:
+                if record.status == "lobby":
+                    self._restore_lobby(record)
+                    continue
+                if record.status in ("finished", "stopped"):
+                    # Its ending was not shown before the restart: restored to be shown, not played.
+                    ended = self._restore_table(record, playing=False)
+                    ended.stopped = record.status == "stopped"
+                    tables.append(ended)
+                    continue
+                table = self._restore_table(record)
+                if table.game.is_over:
+                    # The last action was stored but the result was not (by an older version):
+                    # record it now, so the channel is free again.
+                    await self._record_finished(table, table.game)
+                    self._finish(table)
+                    tables.append(table)
+                else:
+                    tables.append(table)
+                    # Timers go on from the stored deadline; a computer's turn is played now.
+                    self._schedule(table)
+            except Exception:
+                log.exception("could not restore game %s; it is left as it was", record.id)
+        log.info("restored %d lobbies and %d games", len(self._lobbies), len(tables))
+        # The process of the games' server runs them, even if another took them over meanwhile.
+        await repository.claim_games(self.runner, [table.id for table in self._tables.values()], self._lease())
+        await repository.watch_games(self._heard)
+        self._spawn(self._beat())
+        return tables
+
+    def _restore_table(self, record: GameRecord, *, playing: bool = True, guest: bool = False) -> Table:
+        """The game of a record; `playing`: it is a running game again (else only shown); `guest`:
+        held only to take clicks (see `Table.guest`)."""
+        assert record.seed is not None
+        actions = [(seat, action_from_json(action)) for seat, action in record.actions]
+        game = Game.replay(len(record.seats), record.seed, Options.from_json(record.options), actions)
+        table = Table(
+            record.id,
+            record.guild_id,
+            record.channel_id,
+            record.host_id,
+            record.turn_timer,
+            [Player(seat.user_id, seat.name, seat.computer) for seat in record.seats],
+            game,
+            turn_deadline=record.turn_deadline,
+            guest=guest,
+        )
+        _take_shown(table, record)
+        for seat in record.seats:
+            if seat.missed:
+                table.missed[seat.user_id] = seat.missed
+            if seat.away:
+                table.away.add(seat.user_id)
+        if playing:
+            self._tables[table.id] = table
+            if not guest:  # the channel's commands reach the process of its server
+                self._by_channel[table.channel_id] = table.id
+        return table
+
+    async def _record_finished(
+        self, table: Table, game: Game, last_action: tuple[int, int, dict[str, Any]] | None = None
+    ) -> None:
+        """Store the result of `game` and update the players' statistics and ratings."""
+        if self.repository is None:
+            return
+        places = placings(game.scores)
+        user_ids = [player.user_id for player in table.players]
+        new_ratings = None
+        # Games with computer players are recorded, but only games between people change ratings.
+        if all(player.is_person for player in table.players):
+            previous = await self.repository.ratings(table.guild_id, user_ids)
+            new_ratings = ratings.rate(previous, user_ids, places)
+        winners = set(game.winners())
+        seats = [
+            FinalSeat(
+                seat,
+                player.user_id,
+                player.name,
+                game.scores[seat],
+                places[seat],
+                seat in winners,
+                tuple((r.round, r.bids[seat], r.tricks[seat], r.points[seat]) for r in game.history),
+                computer=not player.is_person,
+            )
+            for seat, player in enumerate(table.players)
+        ]
+        await self.repository.record_finished(table.id, table.guild_id, seats, new_ratings, last_action)
+
+    async def set_table_message(self, table: Table, message_id: int | None) -> None:
+        """Remember the message that shows the table of the current round."""
+        table.table_message_id = message_id
+        table.table_round = table.game.round
+        repository = self._bookkeeping
+        if repository is not None:
+            await repository.set_table_message(table.id, message_id, table.table_round)
+
+    async def set_hand_message(self, table: Table, user_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the DM that shows a player's hand of the current round."""
+        table.hand_messages[user_id] = (channel_id, message_id, table.game.round)
+        seat = table.seat_of(user_id)
+        repository = self._bookkeeping
+        if repository is not None and seat is not None:
+            await repository.set_hand_message(table.id, seat, channel_id, message_id, table.game.round)
+
+    async def set_pads_shown(self, table: Table, count: int) -> None:
+        """Remember that the channel shows the score pads of the game's first `count` rounds."""
+        table.pads_shown = count
+        repository = self._bookkeeping
+        if repository is not None:
+            await repository.set_pads_shown(table.id, count)
+
+    async def set_final_message(self, table: Table, message_id: int) -> None:
+        """Remember that the channel shows how the game ended (its standings, or its closed table)."""
+        repository = self._bookkeeping
+        if repository is not None:
+            await repository.set_final_message(table.id, message_id)
+
+    async def mark_dm_closed(self, table: Table, user_id: int) -> bool:
+        """Note that a player's DMs are closed; True the first time, so they are told once."""
+        if user_id in table.dm_closed:
+            return False
+        table.dm_closed.add(user_id)
+        table.hand_messages.pop(user_id, None)
+        seat = table.seat_of(user_id)
+        repository = self._bookkeeping
+        if repository is not None and seat is not None:
+            await repository.set_dm_closed(table.id, seat)
+        return True
