@@ -194,7 +194,7 @@ def db_one_hop() -> None:
 
         await db._execute(write)
 
-    Repository.append_action = append_action  # type: ignore[method-assign]
+    Repository.append_action = append_action  # type: ignore[method-assign,assignment]
 
 
 def gc_tune() -> None:

@@ -638,6 +638,32 @@ async def test_the_repository_works_after_a_failed_record_finished(
     assert stats.games == 2
 
 
+# Lobby writes that fail after their first statement: the seat numbers repeat.
+FAILING_LOBBY_WRITES: dict[str, Callable[[Repository], Awaitable[None]]] = {
+    "create_lobby": lambda repository: repository.create_lobby(
+        "g2", GUILD, CHANNEL, BO, {}, 300, [SeatRecord(0, BO, "Bo"), SeatRecord(0, CY, "Cy")]
+    ),
+    "update_lobby": lambda repository: repository.update_lobby(
+        "g1", BO, [SeatRecord(0, BO, "Bo"), SeatRecord(0, CY, "Cy")]
+    ),
+}
+
+
+@pytest.mark.parametrize("write", FAILING_LOBBY_WRITES.values(), ids=FAILING_LOBBY_WRITES.keys())
+async def test_a_failed_lobby_write_changes_nothing(
+    repository: Repository, integrity_error: type[Exception], write: Callable[[Repository], Awaitable[None]]
+) -> None:
+    await repository.create_lobby("g1", GUILD, CHANNEL, ANN, {}, 300, seats_of([ANN]))
+    before = await repository.open_games()
+
+    with pytest.raises(integrity_error):
+        await write(repository)
+    # The next write commits; nothing of the failed one may come with it.
+    await repository.create_lobby("later", GUILD, CHANNEL, DI, {}, 300, seats_of([DI]))
+
+    assert [game for game in await repository.open_games() if game.id != "later"] == before
+
+
 @pytest.mark.parametrize(("guild", "user"), [(GUILD, DI), (OTHER_GUILD, ANN)], ids=["unknown player", "other server"])
 async def test_a_player_without_games_has_no_stats_and_no_standing(
     repository: Repository, guild: int, user: int

@@ -1,0 +1,562 @@
+"""What the two SQL backends share: every statement written once, and the `Repository` methods built on them.
+
+The statements are written in SQL that SQLite and PostgreSQL both read, with SQLite's ``?``
+placeholders; `numbered` rewrites them once, at import, into PostgreSQL's ``$1, $2, …``.
+`SQLRepository` implements every method whose SQL is the same on both, the rows written and the
+records read back included; a backend supplies its connections and transactions (`_reading`,
+`_writing`, `_statement`), and keeps what it does its own way: opening and migrating, hearing other
+processes (LISTEN/NOTIFY), how two processes are kept apart, and the queries over a list of ids.
+"""
+
+from __future__ import annotations
+
+import abc
+import itertools
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar, Protocol
+
+from .base import (
+    _STANDING_COLUMNS,
+    FinalSeat,
+    GameRecord,
+    GuildSettingsRecord,
+    PlayerStats,
+    Repository,
+    SeatRecord,
+    Sort,
+    Standing,
+    StorageConflict,
+    _page,
+    _standing,
+    replayed_ratings,
+    stats_row,
+)
+
+
+def _number(sql: str) -> str:
+    """`sql` with PostgreSQL's placeholders: its ``?`` (outside quoted text) become ``$1``, ``$2``, … in order."""
+    count = itertools.count(1)
+    # Split at the quotes, the even pieces are outside quoted text.
+    return "'".join(
+        "".join(f"${next(count)}" if char == "?" else char for char in piece) if index % 2 == 0 else piece
+        for index, piece in enumerate(sql.split("'"))
+    )
+
+
+def _by_sort(statement: Callable[[str], str]) -> Mapping[Sort, str]:
+    """One statement for each leaderboard order, from the statement about its column."""
+    return {sort: statement(sort.value) for sort in Sort}
+
+
+def _ranked(column: str) -> str:
+    """Who is on the leaderboard ordered by `column`: everyone, but for the rating those who have one."""
+    return "guild_id = ?" + (" AND rating IS NOT NULL" if column == Sort.RATING.value else "")
+
+
+# The running games whose runner's claim ran out by a time (its process died), or that have none.
+# `lock` ends the inner SELECT: how a backend keeps two adopting processes from taking the same game.
+ADOPT_ORPHANS = (
+    "UPDATE games SET runner = ?, runner_until = ? WHERE id IN (SELECT id FROM games"
+    " WHERE status = 'running' AND (runner_until IS NULL OR runner_until < ?) LIMIT ?{lock}) RETURNING id"
+)
+
+
+@dataclass(frozen=True)
+class Statements:
+    """The statements both backends run. As written here they have SQLite's ``?`` placeholders (`SQLITE`);
+    `numbered` gives PostgreSQL's."""
+
+    # -- lobbies and games
+    create_lobby: str = (
+        "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, turn_timer, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)"
+    )
+    update_lobby: str = "UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?"
+    delete_seats: str = "DELETE FROM seats WHERE game_id = ?"
+    insert_seat: str = (
+        "INSERT INTO seats (game_id, seat, user_id, name, dm_channel_id, hand_message_id, hand_round, dm_closed,"
+        " computer, missed, away) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    update_lobby_options: str = "UPDATE games SET options = ?, updated_at = ? WHERE id = ?"
+    set_lobby_message: str = "UPDATE games SET lobby_message_id = ? WHERE id = ?"
+    close_lobby: str = "UPDATE games SET status = 'closed', updated_at = ? WHERE id = ?"
+    start_game: str = (
+        "UPDATE games SET status = 'running', seed = ?, turn_deadline = ?, pads_shown = 0, updated_at = ?,"
+        " runner = ?, runner_until = ? WHERE id = ?"
+    )
+    insert_action: str = "INSERT INTO actions (game_id, idx, seat, action) VALUES (?, ?, ?, ?)"
+    set_turn_deadline: str = "UPDATE games SET turn_deadline = ? WHERE id = ?"
+    set_presence: str = "UPDATE seats SET missed = ?, away = ? WHERE game_id = ? AND seat = ?"
+    set_table_message: str = "UPDATE games SET table_message_id = ?, table_round = ? WHERE id = ?"
+    set_hand_message: str = (
+        "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? WHERE game_id = ? AND seat = ?"
+    )
+    set_dm_closed: str = (
+        "UPDATE seats SET dm_closed = TRUE, dm_channel_id = NULL, hand_message_id = NULL, hand_round = NULL"
+        " WHERE game_id = ? AND seat = ?"
+    )
+    set_pads_shown: str = "UPDATE games SET pads_shown = ? WHERE id = ?"
+    set_final_message: str = "UPDATE games SET final_message_id = ? WHERE id = ?"
+    stop_game: str = "UPDATE games SET status = 'stopped', finished_at = ? WHERE id = ?"
+    renew_runs: str = "UPDATE games SET runner_until = ? WHERE runner = ? AND status = 'running' RETURNING id"
+    adopt_orphans: str = ADOPT_ORPHANS.format(lock="")
+    # What a restart restores, and the endings (standings, or closed table) still owed to a channel.
+    open_games: str = (
+        "SELECT * FROM games WHERE status IN ('lobby', 'running')"
+        " OR (status IN ('finished', 'stopped') AND final_message_id IS NULL) ORDER BY created_at, id"
+    )
+    game: str = "SELECT * FROM games WHERE id = ?"
+    seats: str = "SELECT * FROM seats WHERE game_id = ? ORDER BY seat"
+    actions: str = "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY idx"
+    # -- finished games, statistics and ratings
+    finish_game: str = "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?"
+    insert_result: str = "INSERT INTO results (game_id, seat, user_id, score, place, won) VALUES (?, ?, ?, ?, ?, ?)"
+    insert_round: str = (
+        "INSERT INTO round_results (game_id, round, seat, bid, tricks, points) VALUES (?, ?, ?, ?, ?, ?)"
+    )
+    # The arguments are `stats_row`'s. "over" is quoted: PostgreSQL reserves the word. The best score
+    # is the higher of the stored one (none before the first game) and this game's.
+    add_player_stats: str = """
+        INSERT INTO player_stats AS p (guild_id, user_id, name, games, wins, total_score, best_score,
+                                       rounds, exact, "over", under, mu, sigma, rating)
+        VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (guild_id, user_id) DO UPDATE SET
+            name = excluded.name,
+            games = p.games + 1,
+            wins = p.wins + excluded.wins,
+            total_score = p.total_score + excluded.total_score,
+            best_score = CASE WHEN p.best_score IS NULL OR excluded.best_score > p.best_score
+                              THEN excluded.best_score ELSE p.best_score END,
+            rounds = p.rounds + excluded.rounds,
+            exact = p.exact + excluded.exact,
+            "over" = p."over" + excluded."over",
+            under = p.under + excluded.under,
+            mu = coalesce(excluded.mu, p.mu),
+            sigma = coalesce(excluded.sigma, p.sigma),
+            rating = coalesce(excluded.rating, p.rating)
+        """
+    update_averages: str = (
+        "UPDATE player_stats SET avg_score = 1.0 * total_score / games,"
+        " exact_rate = CASE WHEN rounds > 0 THEN 1.0 * exact / rounds ELSE 0 END"
+        " WHERE guild_id = ? AND user_id = ?"
+    )
+    add_hand_size: str = """
+        INSERT INTO player_hand_sizes AS h (guild_id, user_id, hand_size, rounds, exact) VALUES (?, ?, ?, 1, ?)
+        ON CONFLICT (guild_id, user_id, hand_size) DO UPDATE SET rounds = h.rounds + 1, exact = h.exact + excluded.exact
+        """
+    leaderboard: Mapping[Sort, str] = field(
+        default_factory=lambda: _by_sort(
+            lambda column: (
+                f"SELECT {_STANDING_COLUMNS} FROM player_stats WHERE {_ranked(column)}"
+                f" ORDER BY {column} DESC NULLS LAST, user_id LIMIT ? OFFSET ?"
+            )
+        )
+    )
+    # A value's rank: one more than the players with a better value.
+    rank: Mapping[Sort, str] = field(
+        default_factory=lambda: _by_sort(
+            lambda column: f"SELECT 1 + count(*) FROM player_stats WHERE guild_id = ? AND {column} > ?"
+        )
+    )
+    ranked_players: Mapping[Sort, str] = field(
+        default_factory=lambda: _by_sort(lambda column: f"SELECT count(*) FROM player_stats WHERE {_ranked(column)}")
+    )
+    standing: str = f"SELECT {_STANDING_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
+    player_stats: str = "SELECT * FROM player_stats WHERE guild_id = ? AND user_id = ?"
+    hand_sizes: str = (
+        "SELECT hand_size, rounds, exact FROM player_hand_sizes WHERE guild_id = ? AND user_id = ? ORDER BY hand_size"
+    )
+    # Migration 0005: every seat of every finished game, in the order the games finished.
+    finished_seats: str = (
+        "SELECT g.guild_id, g.id, r.user_id, r.place, s.computer IS NOT NULL AS computer FROM games g"
+        " JOIN results r ON r.game_id = g.id JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+        " WHERE g.status = 'finished' ORDER BY g.finished_at, g.id, r.seat"
+    )
+    set_rating: str = "UPDATE player_stats SET mu = ?, sigma = ?, rating = ? WHERE guild_id = ? AND user_id = ?"
+    # -- server settings
+    guild_settings: str = "SELECT * FROM guild_settings WHERE guild_id = ?"
+    all_guild_settings: str = "SELECT * FROM guild_settings ORDER BY guild_id"
+    save_guild_settings: str = """
+        INSERT INTO guild_settings (guild_id, options, turn_timer, computer_level, language, channels, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (guild_id) DO UPDATE SET
+            options = excluded.options,
+            turn_timer = excluded.turn_timer,
+            computer_level = excluded.computer_level,
+            language = excluded.language,
+            channels = excluded.channels,
+            updated_at = excluded.updated_at
+        """
+    # -- the coach's reviews
+    last_finished_game: str = (
+        "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+        " WHERE s.user_id = ? AND s.computer IS NULL AND g.guild_id = ? AND g.status = 'finished'"
+        " ORDER BY g.finished_at DESC, g.id DESC LIMIT 1"
+    )
+    review: str = "SELECT review FROM reviews WHERE game_id = ? AND seat = ?"
+    save_review: str = (
+        "INSERT INTO reviews (game_id, seat, review, created_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (game_id, seat) DO UPDATE SET review = excluded.review, created_at = excluded.created_at"
+    )
+
+
+SQLITE = Statements()
+
+
+def numbered(statements: Statements) -> Statements:
+    """The same statements with PostgreSQL's placeholders (see `_number`)."""
+    changes: dict[str, Any] = {}
+    for statement in fields(statements):
+        value = getattr(statements, statement.name)
+        changes[statement.name] = (
+            _number(value) if isinstance(value, str) else {key: _number(sql) for key, sql in value.items()}
+        )
+    return replace(statements, **changes)
+
+
+class Session(Protocol):
+    """A connection as the shared methods use it: asyncpg's calls, which the SQLite backend adapts.
+
+    Rows are read by column name (``row["seat"]``) or position (``row[0]``).
+    """
+
+    async def execute(self, sql: str, *args: Any) -> Any: ...
+
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> Any: ...
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]: ...
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any: ...
+
+    async def fetchval(self, sql: str, *args: Any) -> Any: ...
+
+
+class SQLRepository(Repository):
+    """A `Repository` on SQL: every method whose SQL both backends share, written once on `Session`s."""
+
+    #: The backend's statements: `SQLITE`, or those with PostgreSQL's placeholders.
+    SQL: ClassVar[Statements]
+
+    @abc.abstractmethod
+    def _reading(self) -> AbstractAsyncContextManager[Session]:
+        """A connection to read with; the reads of one block see one connection."""
+
+    @abc.abstractmethod
+    def _writing(self) -> AbstractAsyncContextManager[Session]:
+        """A connection in a transaction: it commits when the block ends, and rolls back if it raises."""
+
+    @abc.abstractmethod
+    def _statement(self) -> AbstractAsyncContextManager[Session]:
+        """A connection for one statement that writes: it commits when the block ends."""
+
+    @abc.abstractmethod
+    def _duplicate(self, error: Exception) -> bool:
+        """Whether an error of a write is the primary key refusing a row stored before."""
+
+    async def _write(self, sql: str, *args: Any) -> None:
+        """Run one statement that writes; it commits on its own."""
+        async with self._statement() as db:
+            await db.execute(sql, *args)
+
+    async def _recorded(self, db: Session, game_id: str, count: int) -> None:
+        """Part of the transaction of a game's `count`-th action: tell the other processes, if there are any."""
+
+    # -- lobbies and games ---------------------------------------------------------------
+
+    async def create_lobby(
+        self,
+        game_id: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        turn_timer: float,
+        seats: Sequence[SeatRecord],
+    ) -> None:
+        now = time.time()
+        async with self._writing() as db:
+            await db.execute(
+                self.SQL.create_lobby, game_id, guild_id, channel_id, host_id, json.dumps(options), turn_timer, now, now
+            )
+            await self._write_seats(db, game_id, seats)
+
+    async def update_lobby(self, game_id: str, host_id: int, seats: Sequence[SeatRecord]) -> None:
+        async with self._writing() as db:
+            await db.execute(self.SQL.update_lobby, host_id, time.time(), game_id)
+            await db.execute(self.SQL.delete_seats, game_id)
+            await self._write_seats(db, game_id, seats)
+
+    async def _write_seats(self, db: Session, game_id: str, seats: Iterable[SeatRecord]) -> None:
+        await db.executemany(
+            self.SQL.insert_seat,
+            [
+                (
+                    game_id,
+                    s.seat,
+                    s.user_id,
+                    s.name,
+                    s.dm_channel_id,
+                    s.hand_message_id,
+                    s.hand_round,
+                    bool(s.dm_closed),
+                    s.computer,
+                    s.missed,
+                    bool(s.away),
+                )
+                for s in seats
+            ],
+        )
+
+    async def update_lobby_options(self, game_id: str, options: dict[str, Any]) -> None:
+        await self._write(self.SQL.update_lobby_options, json.dumps(options), time.time(), game_id)
+
+    async def set_lobby_message(self, game_id: str, message_id: int) -> None:
+        await self._write(self.SQL.set_lobby_message, message_id, game_id)
+
+    async def close_lobby(self, game_id: str) -> None:
+        await self._write(self.SQL.close_lobby, time.time(), game_id)
+
+    async def start_game(
+        self, game_id: str, seed: int, turn_deadline: float | None = None, runner: tuple[str, float] | None = None
+    ) -> None:
+        name, until = runner or (None, None)
+        await self._write(self.SQL.start_game, seed, turn_deadline, time.time(), name, until, game_id)
+
+    async def append_action(
+        self, game_id: str, index: int, seat: int, action: dict[str, Any], turn_deadline: float | None = None
+    ) -> None:
+        async with self._writing() as db:
+            await self._insert_action(db, game_id, index, seat, action)
+            await db.execute(self.SQL.set_turn_deadline, turn_deadline, game_id)
+
+    async def _insert_action(self, db: Session, game_id: str, index: int, seat: int, action: dict[str, Any]) -> None:
+        """Part of a transaction: the primary key refuses an index recorded before (StorageConflict)."""
+        try:
+            await db.execute(self.SQL.insert_action, game_id, index, seat, json.dumps(action))
+        except Exception as error:
+            if not self._duplicate(error):
+                raise
+            raise StorageConflict(f"game {game_id}: action {index} was recorded first elsewhere") from error
+        await self._recorded(db, game_id, index + 1)
+
+    async def set_turn_deadline(self, game_id: str, turn_deadline: float | None) -> None:
+        await self._write(self.SQL.set_turn_deadline, turn_deadline, game_id)
+
+    async def set_presence(self, game_id: str, seat: int, missed: int, away: bool) -> None:
+        await self._write(self.SQL.set_presence, missed, bool(away), game_id, seat)
+
+    async def set_table_message(self, game_id: str, message_id: int | None, round_number: int | None) -> None:
+        await self._write(self.SQL.set_table_message, message_id, round_number, game_id)
+
+    async def set_hand_message(
+        self, game_id: str, seat: int, channel_id: int | None, message_id: int | None, round_number: int | None
+    ) -> None:
+        await self._write(self.SQL.set_hand_message, channel_id, message_id, round_number, game_id, seat)
+
+    async def set_dm_closed(self, game_id: str, seat: int) -> None:
+        await self._write(self.SQL.set_dm_closed, game_id, seat)
+
+    async def set_pads_shown(self, game_id: str, count: int) -> None:
+        await self._write(self.SQL.set_pads_shown, count, game_id)
+
+    async def set_final_message(self, game_id: str, message_id: int) -> None:
+        await self._write(self.SQL.set_final_message, message_id, game_id)
+
+    async def stop_game(self, game_id: str) -> None:
+        await self._write(self.SQL.stop_game, time.time(), game_id)
+
+    async def renew_runs(self, runner: str, until: float) -> set[str]:
+        async with self._statement() as db:
+            return {row["id"] for row in await db.fetch(self.SQL.renew_runs, until, runner)}
+
+    async def adopt_orphans(self, runner: str, now: float, until: float, limit: int) -> list[str]:
+        # One statement; the backend's `adopt_orphans` statement keeps a second process out.
+        async with self._statement() as db:
+            return [row["id"] for row in await db.fetch(self.SQL.adopt_orphans, runner, until, now, limit)]
+
+    async def open_games(self) -> list[GameRecord]:
+        async with self._reading() as db:
+            games = await db.fetch(self.SQL.open_games)
+            return [await self._record(db, game) for game in games if self.restores(game["guild_id"])]
+
+    async def load_game(self, game_id: str) -> GameRecord | None:
+        async with self._reading() as db:
+            game = await db.fetchrow(self.SQL.game, game_id)
+            return None if game is None else await self._record(db, game)
+
+    async def _record(self, db: Session, game: Any) -> GameRecord:
+        seats = tuple(
+            SeatRecord(
+                row["seat"],
+                row["user_id"],
+                row["name"],
+                row["dm_channel_id"],
+                row["hand_message_id"],
+                row["hand_round"],
+                bool(row["dm_closed"]),
+                row["computer"],
+                row["missed"],
+                bool(row["away"]),
+            )
+            for row in await db.fetch(self.SQL.seats, game["id"])
+        )
+        return GameRecord(
+            id=game["id"],
+            guild_id=game["guild_id"],
+            channel_id=game["channel_id"],
+            host_id=game["host_id"],
+            status=game["status"],
+            seed=game["seed"],
+            options=json.loads(game["options"]),
+            turn_timer=game["turn_timer"],
+            lobby_message_id=game["lobby_message_id"],
+            table_message_id=game["table_message_id"],
+            table_round=game["table_round"],
+            turn_deadline=game["turn_deadline"],
+            updated_at=game["updated_at"],
+            seats=seats,
+            actions=tuple(await self._actions(db, game["id"])),
+            pads_shown=game["pads_shown"],
+            final_message_id=game["final_message_id"],
+        )
+
+    async def actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
+        async with self._reading() as db:
+            return await self._actions(db, game_id)
+
+    async def _actions(self, db: Session, game_id: str) -> list[tuple[int, dict[str, Any]]]:
+        return [(row["seat"], json.loads(row["action"])) for row in await db.fetch(self.SQL.actions, game_id)]
+
+    # -- finished games, statistics and ratings --------------------------------------------
+
+    async def record_finished(
+        self,
+        game_id: str,
+        guild_id: int,
+        seats: Sequence[FinalSeat],
+        new_ratings: dict[int, tuple[float, float]] | None,
+        last_action: tuple[int, int, dict[str, Any]] | None = None,
+    ) -> None:
+        async with self._writing() as db:
+            if last_action is not None:
+                await self._insert_action(db, game_id, *last_action)
+            await db.execute(self.SQL.finish_game, time.time(), game_id)
+            await db.executemany(
+                self.SQL.insert_result, [(game_id, s.seat, s.user_id, s.score, s.place, bool(s.won)) for s in seats]
+            )
+            await db.executemany(
+                self.SQL.insert_round,
+                [(game_id, r, s.seat, bid, won, pts) for s in seats for r, bid, won, pts in s.rounds],
+            )
+            for s in seats:
+                if s.computer:
+                    continue
+                await db.execute(self.SQL.add_player_stats, *stats_row(guild_id, s, new_ratings))
+                await db.execute(self.SQL.update_averages, guild_id, s.user_id)
+                await db.executemany(
+                    self.SQL.add_hand_size, [(guild_id, s.user_id, r, int(bid == won)) for r, bid, won, _ in s.rounds]
+                )
+
+    async def _replay_ratings(self, db: Session) -> None:
+        """Store the ratings the finished games give (migration 0005 cleared them), in its transaction."""
+        rows = await db.fetch(self.SQL.finished_seats)
+        await db.executemany(
+            self.SQL.set_rating, replayed_ratings([(row[0], row[1], row[2], row[3], bool(row[4])) for row in rows])
+        )
+
+    async def leaderboard(self, guild_id: int, sort: Sort, offset: int, limit: int) -> list[Standing]:
+        async with self._reading() as db:
+            rows = await db.fetch(self.SQL.leaderboard[sort], guild_id, limit, offset)
+            if not rows:
+                return []
+            return _page(rows, sort.value, offset, await self._rank(db, guild_id, sort, rows[0][sort.value]))
+
+    async def _rank(self, db: Session, guild_id: int, sort: Sort, value: float) -> int:
+        count = await db.fetchval(self.SQL.rank[sort], guild_id, value)
+        return int(count) if count is not None else 1
+
+    async def standing(self, guild_id: int, user_id: int, sort: Sort) -> Standing | None:
+        async with self._reading() as db:
+            row = await db.fetchrow(self.SQL.standing, guild_id, user_id)
+            if row is None or row[sort.value] is None:
+                return None
+            return _standing(await self._rank(db, guild_id, sort, row[sort.value]), row)
+
+    async def ranked_players(self, guild_id: int, sort: Sort) -> int:
+        async with self._reading() as db:
+            return int(await db.fetchval(self.SQL.ranked_players[sort], guild_id))
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        async with self._reading() as db:
+            row = await db.fetchrow(self.SQL.player_stats, guild_id, user_id)
+            if row is None:
+                return None
+            sizes = await db.fetch(self.SQL.hand_sizes, guild_id, user_id)
+        return PlayerStats(
+            user_id=user_id,
+            name=row["name"],
+            games=row["games"],
+            wins=row["wins"],
+            avg_score=row["avg_score"],
+            best_score=row["best_score"],
+            rounds=row["rounds"],
+            exact=row["exact"],
+            over=row["over"],
+            under=row["under"],
+            rating=row["rating"],
+            by_hand_size=tuple((r["hand_size"], r["rounds"], r["exact"]) for r in sizes),
+        )
+
+    # -- server settings -----------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
+        async with self._reading() as db:
+            row = await db.fetchrow(self.SQL.guild_settings, guild_id)
+        return None if row is None else _settings_record(row)
+
+    async def all_guild_settings(self) -> dict[int, GuildSettingsRecord]:
+        async with self._reading() as db:
+            rows = await db.fetch(self.SQL.all_guild_settings)
+        return {row["guild_id"]: _settings_record(row) for row in rows}
+
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettingsRecord) -> None:
+        await self._write(
+            self.SQL.save_guild_settings,
+            guild_id,
+            json.dumps(settings.options),
+            settings.turn_timer,
+            settings.computer_level,
+            settings.language,
+            json.dumps(list(settings.channels)),
+            time.time(),
+        )
+
+    # -- the coach's reviews -------------------------------------------------------------
+
+    async def last_finished_game(self, guild_id: int, user_id: int) -> str | None:
+        async with self._reading() as db:
+            game_id = await db.fetchval(self.SQL.last_finished_game, user_id, guild_id)
+        return None if game_id is None else str(game_id)
+
+    async def review(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        async with self._reading() as db:
+            stored = await db.fetchval(self.SQL.review, game_id, seat)
+        return None if stored is None else dict(json.loads(stored))
+
+    async def save_review(self, game_id: str, seat: int, review: dict[str, Any]) -> None:
+        await self._write(self.SQL.save_review, game_id, seat, json.dumps(review), time.time())
+
+
+def _settings_record(row: Any) -> GuildSettingsRecord:
+    return GuildSettingsRecord(
+        options=json.loads(row["options"]),
+        turn_timer=row["turn_timer"],
+        computer_level=row["computer_level"],
+        language=row["language"],
+        channels=tuple(int(channel) for channel in json.loads(row["channels"])),
+        updated_at=row["updated_at"],
+    )
