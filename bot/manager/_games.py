@@ -212,11 +212,14 @@ class Games(Core):
             return self.table(game_id)
         table = self._tables.get(game_id)  # loaded meanwhile, by another click
         if table is None:
-            table = self._restore_table(record, guest=not self.repository.restores(record.guild_id))
-            if not table.guest:
-                # A game of this process's servers started by another process: run it here.
-                await self.repository.claim_games(self.runner, [table.id], self._lease())
-                self._schedule(table)
+            table = self._restore_table(record, guest=True)
+            # A game of this process's servers started by another process: run it here, unless
+            # another process of its server runs it (an adopter is asked to hand it over).
+            now = time.time()
+            if self.repository.restores(record.guild_id) and table.id in await self.repository.claim_games(
+                self.runner, [table.id], now, self._lease()
+            ):
+                self._run_here(table)
             log.info("game %s: loaded from the database%s", table.id, " as a guest" if table.guest else "")
         return table
 

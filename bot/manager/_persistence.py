@@ -4,6 +4,7 @@ ratings, and which messages show each game (so that a restart edits them rather 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from .. import ratings
@@ -25,7 +26,7 @@ class Persistence(Core):
         ended games whose ending the channel has not been shown yet (a crash came first).
         """
         self.repository = repository
-        tables = []
+        tables, running = [], []
         for record in await repository.open_games():
             try:
                 if record.status == "lobby":
@@ -37,7 +38,8 @@ class Persistence(Core):
                     ended.stopped = record.status == "stopped"
                     tables.append(ended)
                     continue
-                table = self._restore_table(record)
+                # Held as a guest until this process has its claim (see `_runners`).
+                table = self._restore_table(record, guest=True)
                 if table.game.is_over:
                     # The last action was stored but the result was not (by an older version):
                     # record it now, so the channel is free again.
@@ -45,14 +47,21 @@ class Persistence(Core):
                     self._finish(table)
                     tables.append(table)
                 else:
-                    tables.append(table)
-                    # Timers go on from the stored deadline; a computer's turn is played now.
-                    self._schedule(table)
+                    running.append(table)
             except Exception:
                 log.exception("could not restore game %s; it is left as it was", record.id)
-        log.info("restored %d lobbies and %d games", len(self._lobbies), len(tables))
-        # The process of the games' server runs them, even if another took them over meanwhile.
-        await repository.claim_games(self.runner, [table.id for table in self._tables.values()], self._lease())
+        # The process of the games' server runs them: taken from the process of their server this one
+        # replaces (which lets go at its next beat, if it lives), asked back from one that adopted
+        # them meanwhile (which hands them over at its next beat).
+        now = time.time()
+        ids = [table.id for table in running]
+        claimed = await repository.claim_games(self.runner, ids, now, self._lease(), starting=True)
+        for table in running:
+            if table.id in claimed:
+                # Timers go on from the stored deadline; a computer's turn is played now.
+                self._run_here(table)
+                tables.append(table)
+        log.info("restored %d lobbies and %d games (%d run here)", len(self._lobbies), len(running), len(claimed))
         await repository.watch_games(self._heard)
         self._spawn(self._beat())
         return tables

@@ -1,5 +1,16 @@
 """Which process runs each game: a claim renewed every beat, games of a dead process adopted by
-another, and given back to the process of their server when it returns."""
+another, and handed back to the process of their server when it returns.
+
+One process at a time runs a game — its timers, its computer players, and the messages that show
+it — so that an older render from one process never overwrites a newer one from another (Discord's
+edits carry no condition a second process could be held to). A game changes process only by a
+handover: the process of its server asks for it back; the adopter stops running and showing it at
+its next beat, then hands it over in the database; the server's process runs it from its following
+beat, starting with what the channel is owed. A dead process's claim simply runs out. One exception
+keeps restarts fast: a process of the game's server that starts takes the game at once from another
+process of the same server — most likely the one it replaces, dead (a crash) or about to exit (a
+deploy) — which lets go at its next beat if it still lives.
+"""
 
 from __future__ import annotations
 
@@ -30,8 +41,8 @@ class Runners(Core):
         return time.time() + self._runner_lease
 
     async def _beat(self) -> None:
-        """Every beat: renew this process's claim on the games it runs, take back the games of its
-        servers that another process took over, give up the others', and adopt games whose
+        """Every beat: renew this process's claim on the games it runs, hand over those asked back,
+        ask back the games of its servers that another process adopted, and adopt games whose
         process died (its claim ran out), so that their timers and computer players go on."""
         while not self._closed:
             try:
@@ -46,23 +57,29 @@ class Runners(Core):
         now = time.time()
         until = now + self._runner_lease
         held = await repository.renew_runs(self.runner, until)
-        lost = [table for table in self._tables.values() if not table.guest and table.id not in held]
-        ours = [table.id for table in lost if repository.restores(table.guild_id)]
-        if ours:
-            # Taken over while this process was slow or away, or started before its claim was
-            # written: the process of the game's server runs it.
-            await repository.claim_games(self.runner, ours, until)
-        for table in lost:
-            if not repository.restores(table.guild_id):
+        asked = [game_id for game_id, asked_back in held.items() if asked_back]
+        for game_id in asked:
+            if (table := self._tables.get(game_id)) is not None:
                 self._give_up(table)
-        for game_id in await repository.adopt_orphans(self.runner, now, until, ADOPT_AT_ONCE):
+        if asked:
+            # Stopped showing them first: from here on only their server's process does.
+            await repository.hand_over(self.runner, asked, until)
+        for table in list(self._tables.values()):
+            if not table.guest and table.id not in held:
+                self._give_up(table)  # another process runs it now (this one missed its beats)
+        # The games of this process's servers that another process runs: those whose claim ran out,
+        # or that were handed over since the last beat, are taken now; an adopter's are asked back.
+        ours = [table.id for table in self._tables.values() if table.guest and repository.restores(table.guild_id)]
+        claimed = await repository.claim_games(self.runner, ours, now, until) if ours else set()
+        for game_id in [*claimed, *await repository.adopt_orphans(self.runner, now, until, ADOPT_AT_ONCE)]:
             try:
                 await self._adopt(game_id)
             except Exception:
                 log.exception("game %s: could not adopt it; another process will", game_id)
 
     async def _adopt(self, game_id: str) -> None:
-        """Run a game whose process died: held here as a guest or not at all until now."""
+        """Run a game this process has just claimed (its process died, or handed it over): held here
+        as a guest or not at all until now."""
         assert self.repository is not None
         table = self._tables.get(game_id)
         if table is not None and not table.guest:
@@ -82,16 +99,23 @@ class Runners(Core):
             await self._catch_up(table, record)
             if table.stopped or table.game.is_over:
                 return
-            table.guest = False
-            self._by_channel[table.channel_id] = table.id
-            self._schedule(table)
-        log.warning("game %s: adopted; the process that ran it stopped renewing its claim", game_id)
+            self._run_here(table)
+        log.warning("game %s: runs in this process from now on", game_id)
         self._emit(GameAdopted(table))
 
+    def _run_here(self, table: Table) -> None:
+        """Run a game held as a guest: its timers, its channel's commands, its messages."""
+        table.guest = False
+        self._by_channel[table.channel_id] = table.id
+        self._schedule(table)
+
     def _give_up(self, table: Table) -> None:
-        """The process of the game's server took back a game this one adopted: hold it as a guest."""
+        """Stop running a game (another process runs it, or is to): hold it as a guest, which only
+        takes the clicks that reach this process; the presentation layer drops what it had still to
+        show of it."""
         table.guest = True
+        table.paused_for = ()  # whether it waits is for the process that shows it to say
         self._cancel_timers(table)
         if self._by_channel.get(table.channel_id) == table.id:
             del self._by_channel[table.channel_id]
-        log.info("game %s: its server's process runs it again", table.id)
+        log.info("game %s: another process runs it now", table.id)

@@ -167,7 +167,7 @@ class Turns(Core):
         """Hold a game that cannot be shown (`reasons` say why): no move is accepted and no timer
         runs, so nobody's time runs out and no computer plays unseen, until `resume`."""
         table = self._tables.get(game_id)
-        if table is None or table.stopped or not reasons:
+        if table is None or table.guest or table.stopped or not reasons:
             return
         if not table.paused_for:
             log.info("game %s paused: %s", table.id, ", ".join(reasons))
@@ -178,7 +178,7 @@ class Turns(Core):
         """Go on with a paused game; whoever is to move gets a full turn's time, for they could not
         see the table while it waited."""
         table = self._tables.get(game_id)
-        if table is None:
+        if table is None or table.guest:
             return
         async with table.lock:
             if not table.paused_for:

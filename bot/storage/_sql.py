@@ -60,9 +60,25 @@ def _ranked(column: str) -> str:
 # The running games whose runner's claim ran out by a time (its process died), or that have none.
 # `lock` ends the inner SELECT: how a backend keeps two adopting processes from taking the same game.
 ADOPT_ORPHANS = (
-    "UPDATE games SET runner = ?, runner_until = ? WHERE id IN (SELECT id FROM games"
+    "UPDATE games SET runner = ?, runner_until = ?, runner_adopted = TRUE, runner_wanted = NULL"
+    " WHERE id IN (SELECT id FROM games"
     " WHERE status = 'running' AND (runner_until IS NULL OR runner_until < ?) LIMIT ?{lock}) RETURNING id"
 )
+# The statements about a list of game ids: `ids` is how a backend takes one list as one parameter
+# ("id IN (SELECT value FROM json_each(?))" of a JSON text in SQLite, "id = ANY(?::text[])" in PostgreSQL).
+# See `Repository.claim_games` and `Repository.hand_over`: which claims a process of the game's
+# server takes, which it asks back from their adopter, and the handover.
+CLAIM_GAMES = (
+    "UPDATE games SET runner = ?, runner_until = ?, runner_adopted = FALSE, runner_wanted = NULL"
+    " WHERE {ids} AND status = 'running' AND (runner IS NULL OR runner = ? OR runner_until IS NULL"
+    " OR runner_until < ? OR (? AND NOT runner_adopted)) RETURNING id"
+)
+ASK_BACK = "UPDATE games SET runner_wanted = ? WHERE {ids} AND status = 'running' AND runner_adopted AND runner <> ?"
+HAND_OVER = (
+    "UPDATE games SET runner = runner_wanted, runner_until = ?, runner_adopted = FALSE, runner_wanted = NULL"
+    " WHERE {ids} AND runner = ? AND runner_wanted IS NOT NULL"
+)
+SQLITE_IDS = "id IN (SELECT value FROM json_each(?))"
 
 
 @dataclass(frozen=True)
@@ -102,8 +118,14 @@ class Statements:
     set_pads_shown: str = "UPDATE games SET pads_shown = ? WHERE id = ?"
     set_final_message: str = "UPDATE games SET final_message_id = ? WHERE id = ?"
     stop_game: str = "UPDATE games SET status = 'stopped', finished_at = ? WHERE id = ?"
-    renew_runs: str = "UPDATE games SET runner_until = ? WHERE runner = ? AND status = 'running' RETURNING id"
+    renew_runs: str = (
+        "UPDATE games SET runner_until = ? WHERE runner = ? AND status = 'running'"
+        " RETURNING id, runner_wanted IS NOT NULL AS asked"
+    )
     adopt_orphans: str = ADOPT_ORPHANS.format(lock="")
+    claim_games: str = CLAIM_GAMES.format(ids=SQLITE_IDS)
+    ask_back: str = ASK_BACK.format(ids=SQLITE_IDS)
+    hand_over: str = HAND_OVER.format(ids=SQLITE_IDS)
     # What a restart restores, and the endings (standings, or closed table) still owed to a channel.
     open_games: str = (
         "SELECT * FROM games WHERE status IN ('lobby', 'running')"
@@ -254,6 +276,10 @@ class SQLRepository(Repository):
         """A connection for one statement that writes: it commits when the block ends."""
 
     @abc.abstractmethod
+    def _id_list(self, ids: Sequence[str]) -> Any:
+        """A list of game ids as the one parameter the backend's statements about a list take."""
+
+    @abc.abstractmethod
     def _duplicate(self, error: Exception) -> bool:
         """Whether an error of a write is the primary key refusing a row stored before."""
 
@@ -369,9 +395,21 @@ class SQLRepository(Repository):
     async def stop_game(self, game_id: str) -> None:
         await self._write(self.SQL.stop_game, time.time(), game_id)
 
-    async def renew_runs(self, runner: str, until: float) -> set[str]:
+    async def claim_games(
+        self, runner: str, game_ids: Sequence[str], now: float, until: float, *, starting: bool = False
+    ) -> set[str]:
+        ids = self._id_list(game_ids)
+        async with self._writing() as db:
+            rows = await db.fetch(self.SQL.claim_games, runner, until, ids, runner, now, starting)
+            await db.execute(self.SQL.ask_back, runner, ids, runner)
+        return {row["id"] for row in rows}
+
+    async def renew_runs(self, runner: str, until: float) -> dict[str, bool]:
         async with self._statement() as db:
-            return {row["id"] for row in await db.fetch(self.SQL.renew_runs, until, runner)}
+            return {row["id"]: bool(row["asked"]) for row in await db.fetch(self.SQL.renew_runs, until, runner)}
+
+    async def hand_over(self, runner: str, game_ids: Sequence[str], until: float) -> None:
+        await self._write(self.SQL.hand_over, until, self._id_list(game_ids), runner)
 
     async def adopt_orphans(self, runner: str, now: float, until: float, limit: int) -> list[str]:
         # One statement; the backend's `adopt_orphans` statement keeps a second process out.

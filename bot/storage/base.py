@@ -296,19 +296,30 @@ class Repository(abc.ABC):
     # runs out and another process adopts its games, until the process of their server takes them back.
 
     @abc.abstractmethod
-    async def claim_games(self, runner: str, game_ids: Sequence[str], until: float) -> None:
-        """Make `runner` the process that runs these games until `until`, whoever ran them before."""
+    async def claim_games(
+        self, runner: str, game_ids: Sequence[str], now: float, until: float, *, starting: bool = False
+    ) -> set[str]:
+        """Claim for `runner`, until `until`, these games of its servers: those with no claim, or
+        whose claim ran out by `now`, or `runner`'s own; returns their ids. A live claim of a process
+        that adopted the game is asked back instead (its holder hands it over at its next beat:
+        `hand_over`). A live claim of another process of the game's server is left to it — unless
+        `runner` is `starting`: then that process is most likely the one it replaces (a restart
+        after a crash, or a deploy), and the claim is taken (the other lets go at its next beat)."""
 
     @abc.abstractmethod
-    async def renew_runs(self, runner: str, until: float) -> set[str]:
-        """Extend `runner`'s claim on the running games it runs to `until`; returns their ids (a game
-        missing from them was taken over meanwhile)."""
+    async def renew_runs(self, runner: str, until: float) -> dict[str, bool]:
+        """Extend `runner`'s claim on the running games it runs to `until`; returns their ids, each
+        with whether another process asked for it back (a game missing was taken over meanwhile)."""
+
+    @abc.abstractmethod
+    async def hand_over(self, runner: str, game_ids: Sequence[str], until: float) -> None:
+        """Give these games of `runner` to the processes that asked for them back, claimed until `until`."""
 
     @abc.abstractmethod
     async def adopt_orphans(self, runner: str, now: float, until: float, limit: int) -> list[str]:
         """Claim for `runner`, until `until`, at most `limit` running games whose runner's claim ran
-        out by `now` (its process died) or that have none; returns their ids. Of two processes
-        adopting at once, each game goes to one of them."""
+        out by `now` (its process died) or that have none, as their adopter; returns their ids. Of
+        two processes adopting at once, each game goes to one of them."""
 
     @abc.abstractmethod
     async def open_games(self) -> list[GameRecord]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import asyncpg
 
-from ._sql import ADOPT_ORPHANS, SQLITE, Session, SQLRepository, numbered
+from ._sql import ADOPT_ORPHANS, ASK_BACK, CLAIM_GAMES, HAND_OVER, SQLITE, Session, SQLRepository, numbered
 from .base import RATINGS_REPLAYED, StorageError, migrations
 
 log = logging.getLogger(__name__)
@@ -39,11 +39,22 @@ def redact(url: str) -> str:
     return f"{scheme}{sep}{user}:***@{host}" if ":" in credentials else url
 
 
+POSTGRES_IDS = "id = ANY(?::text[])"
+
+
 class PostgresRepository(SQLRepository):
     """The PostgreSQL backend. Create with `await PostgresRepository.open(url)`."""
 
     # SKIP LOCKED: a game another process is adopting at this moment is left to it.
-    SQL = numbered(replace(SQLITE, adopt_orphans=ADOPT_ORPHANS.format(lock=" FOR UPDATE SKIP LOCKED")))
+    SQL = numbered(
+        replace(
+            SQLITE,
+            adopt_orphans=ADOPT_ORPHANS.format(lock=" FOR UPDATE SKIP LOCKED"),
+            claim_games=CLAIM_GAMES.format(ids=POSTGRES_IDS),
+            ask_back=ASK_BACK.format(ids=POSTGRES_IDS),
+            hand_over=HAND_OVER.format(ids=POSTGRES_IDS),
+        )
+    )
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
@@ -131,10 +142,8 @@ class PostgresRepository(SQLRepository):
         # What `watch_games` hears.
         await db.execute("SELECT pg_notify($1, $2)", GAMES_CHANNEL, f"{game_id}:{count}")
 
-    async def claim_games(self, runner: str, game_ids: Sequence[str], until: float) -> None:
-        await self._pool.execute(
-            "UPDATE games SET runner = $1, runner_until = $2 WHERE id = ANY($3::text[])", runner, until, list(game_ids)
-        )
+    def _id_list(self, ids: Sequence[str]) -> list[str]:
+        return list(ids)
 
     async def ratings(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
         rows = await self._pool.fetch(

@@ -9,6 +9,7 @@ writes the file, one write at a time.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -223,11 +224,8 @@ class SQLiteRepository(SQLRepository):
     def _duplicate(self, error: Exception) -> bool:
         return isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in str(error)
 
-    async def claim_games(self, runner: str, game_ids: Sequence[str], until: float) -> None:
-        async with self._statement() as db:
-            await db.executemany(
-                "UPDATE games SET runner = ?, runner_until = ? WHERE id = ?", [(runner, until, id_) for id_ in game_ids]
-            )
+    def _id_list(self, ids: Sequence[str]) -> str:
+        return json.dumps(list(ids))
 
     async def ratings(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
         marks = ",".join("?" * len(user_ids))

@@ -402,6 +402,14 @@ class _Feed:
             await self.wake.wait()
             self.wake.clear()
             while self.jobs and not self.blocked:
+                if self.table.guest:
+                    # Another process runs the game now, and shows it from what the channel shows
+                    # (bot/manager/_runners.py): what was still to be shown here is not this one's.
+                    self.jobs.clear()
+                    self.drained.set()
+                    if self.presenter._feeds.get(self.table.id) is self:
+                        self.presenter.forget(self.table.id)
+                    return
                 # Taken off the queue before it runs: a job pushed meanwhile must not be merged into
                 # this one, which may already have drawn the game as it was.
                 job = self.running = self.jobs.popleft()

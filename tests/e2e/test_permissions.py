@@ -9,12 +9,14 @@ bot reads its permissions from the interaction and its cache, and makes no refus
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 
 from bot.client import WizardBot
 from bot.engine import Game, Options
 from bot.manager import GameManager, Table
+from bot.storage import Repository
 from tests.e2e._play import Recorder, latest_hand, reply_text, start_game, table_message
 from tests.e2e.conftest import GAME_SEED, World
 from tests.e2e.standin import StoredMessage, User, run_bot
@@ -248,4 +250,35 @@ async def test_a_whole_game_needs_no_other_permission(world: World) -> None:
     await Recorder(world, seats).play_to_end()
     (final,) = finals(world)
     assert final.attachment_names == ["totals.png"]
+    assert refused_requests(world) == []
+
+
+async def test_a_process_that_another_took_the_game_from_shows_nothing_more_of_it(world: World) -> None:
+    """What the feed still had to show when another process took the game over (here: a move the
+    table waited to show for want of a permission) is that process's to show: sent from here too,
+    an older render could land over its newer one."""
+    seats = world.people[:3]
+    table = await start_game(world, seats, rounds=2)
+    recorder = Recorder(world, seats, mistakes=0.0)
+    await world.standin.deny_bot(world.channel, "send_messages")
+    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
+    await recorder.step()
+    await world.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the game to wait")
+    shown = table_message(world)
+    assert shown is not None
+    edits = shown.edits
+
+    # Another process of the server starts and takes the game; at this one's next beat it lets go.
+    other = await Repository.open(world.bot.settings.database_path)
+    try:
+        now = time.time()
+        assert await other.claim_games("other", [table.id], now, now + 60, starting=True) == {table.id}
+    finally:
+        await other.close()
+    await world.bot.manager._renew_and_adopt()
+    assert table.guest
+    await world.standin.allow_bot(world.channel, "send_messages")
+    await world.standin.wait_for(lambda: presenter.backlog() == 0, 5, "the feed to let go")
+
+    assert shown.edits == edits
     assert refused_requests(world) == []

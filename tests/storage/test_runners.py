@@ -1,6 +1,7 @@
 """Which process runs each game: a process that dies leaves its games' timers and computer players
 to another, which adopts them once the dead process's claim runs out; the process of the game's
-server takes the game back when it is up again. tests/postgres runs these on PostgreSQL too."""
+server asks for the game back when it is up again, and the adopter hands it over once it has
+stopped running it — never two processes at once. tests/postgres runs these on PostgreSQL too."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+
+import pytest
 
 from bot.engine import Options
 from bot.manager import ActionApplied, Event, GameAdopted, GameManager, Table
@@ -67,14 +70,18 @@ async def adopted_after_a_death(site: Site) -> AsyncIterator[tuple[GameManager, 
         yield other, event.table
 
 
-async def test_the_games_own_process_takes_it_back_and_the_adopter_lets_go(site: Site) -> None:
-    async with adopted_after_a_death(site) as (other, table), process(site.path, **QUICK) as (back, _):
-        held = back.in_channel(CHANNEL)
-        assert isinstance(held, Table)
-        assert not held.guest
+async def test_the_games_own_process_gets_it_back_once_the_adopter_has_let_go(site: Site) -> None:
+    async with adopted_after_a_death(site) as (other, table), process(site.path, **QUICK) as (back, events):
+        # Whether the adopter still ran the game when the server's process began to: never.
+        adopter_ran: list[bool] = []
+        back.subscribe(lambda event: adopter_ran.append(not table.guest) if adopted(event) else None)
 
-        await other._renew_and_adopt()  # its next beat
+        event, _ = await events.wait_for(adopted)  # within a few beats: asked, handed over, taken
 
+        assert isinstance(event, GameAdopted)
+        assert back.in_channel(CHANNEL) is event.table
+        assert not event.table.guest
+        assert adopter_ran == [False]
         assert table.guest  # it still takes clicks that reach it, and no longer runs the game
         assert other.in_channel(CHANNEL) is None
         assert not table._timers
@@ -111,8 +118,8 @@ async def test_each_orphan_goes_to_one_process_and_a_claim_that_holds_is_left(da
 
         assert set(got[0]).isdisjoint(got[1])
         assert set(got[0]) | set(got[1]) == {"dead-1", "dead-2", "unclaimed"}
-        assert await first.renew_runs("first", now + 120) == set(got[0])
-        assert await first.renew_runs("up", now + 120) == {"alive"}
+        assert await first.renew_runs("first", now + 120) == dict.fromkeys(got[0], False)
+        assert await first.renew_runs("up", now + 120) == {"alive": False}
     finally:
         await first.close()
         await second.close()
@@ -126,23 +133,72 @@ async def test_renewing_leaves_the_games_that_ended(database: Path | str) -> Non
             await repository.start_game(game_id, 7, runner=("me", time.time() + 60))
         await repository.stop_game("stopped")
 
-        assert await repository.renew_runs("me", time.time() + 60) == {"playing"}
+        assert await repository.renew_runs("me", time.time() + 60) == {"playing": False}
     finally:
         await repository.close()
 
 
-async def test_a_process_too_slow_to_renew_takes_its_servers_game_back(site: Site) -> None:
+async def test_a_process_too_slow_to_renew_gets_its_servers_game_back(site: Site) -> None:
     """The first process misses its beats (a long pause) and its claim runs out: another adopts
-    the game, and the first takes it back at its next beat, for the game is of its server."""
-    slow = QUICK | {"runner_beat": 600.0}  # one beat at start, then none during the test
+    the game. At the first's next beat it stops running the game and asks for it back; the adopter
+    hands it over at its own next beat, and the first runs the game again from its following one."""
+    slow = QUICK | {"runner_beat": 600.0}  # one beat at start, then none but those the test makes
     async with process(site.path, **slow) as (first, _):
         table = await start_with(first, 3, turn_timer=600)
         async with process(site.path, runs_server=False, **QUICK) as (other, events):
             event, _ = await events.wait_for(adopted)
             assert isinstance(event, GameAdopted)
 
-            await first._renew_and_adopt()  # its beat, late
-            await other._renew_and_adopt()
+            await first._renew_and_adopt()  # its beat, late: the game is another's now
+            assert table.guest
+            assert not event.table.guest
+
+            await other._renew_and_adopt()  # asked back: handed over
+            assert event.table.guest
+            await first._renew_and_adopt()
 
             assert not table.guest
-            assert event.table.guest
+            assert first.in_channel(CHANNEL) is table
+
+
+# Claims as the database holds them before a process of the game's server claims it: (runner,
+# seconds the claim still holds, adopted); whether the claiming process is starting; and what becomes
+# of the game: taken at once, asked back from its adopter, or left to another process of its server.
+CLAIMS = [
+    pytest.param(None, False, "taken", id="unclaimed"),
+    pytest.param(("gone", -1.0, True), False, "taken", id="run-out"),
+    pytest.param(("gone", -1.0, False), False, "taken", id="run-out-not-adopted"),
+    pytest.param(("me", 60.0, False), False, "taken", id="own"),
+    pytest.param(("adopter", 60.0, True), False, "asked", id="adopter-alive"),
+    pytest.param(("adopter", 60.0, True), True, "asked", id="adopter-alive-starting"),
+    pytest.param(("sibling", 60.0, False), False, "left", id="same-server-alive"),
+    pytest.param(("sibling", 60.0, False), True, "taken", id="same-server-alive-starting"),
+]
+
+
+@pytest.mark.parametrize(("claim", "starting", "outcome"), CLAIMS)
+async def test_claiming_a_servers_game(
+    database: Path | str, claim: tuple[str, float, bool] | None, starting: bool, outcome: str
+) -> None:
+    repository = await Repository.open(database)
+    try:
+        now = time.time()
+        await repository.create_lobby("game", GUILD, CHANNEL, 1, {}, 300, seats_of([1, 2, 3]))
+        await repository.start_game("game", 7)
+        if claim is not None:
+            runner, left, adopted_it = claim
+            if adopted_it:
+                assert await repository.adopt_orphans(runner, now, now + left, 1) == ["game"]
+            else:
+                assert await repository.claim_games(runner, ["game"], now, now + left) == {"game"}
+
+        claimed = await repository.claim_games("me", ["game"], now, now + 60, starting=starting)
+
+        holder = "me" if outcome == "taken" else claim[0]  # type: ignore[index]
+        assert claimed == ({"game"} if outcome == "taken" else set())
+        assert await repository.renew_runs(holder, now + 60) == {"game": outcome == "asked"}
+        await repository.hand_over(holder, ["game"], now + 60)
+        # Handed over to the process that asked, and only then; no one asked for a game taken or left.
+        assert await repository.renew_runs("me", now + 60) == ({"game": False} if outcome != "left" else {})
+    finally:
+        await repository.close()
