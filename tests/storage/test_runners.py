@@ -202,3 +202,25 @@ async def test_claiming_a_servers_game(
         assert await repository.renew_runs("me", now + 60) == ({"game": False} if outcome != "left" else {})
     finally:
         await repository.close()
+
+
+async def test_a_starting_process_of_the_server_takes_the_game_and_the_one_it_replaces_lets_go(site: Site) -> None:
+    """A deploy that overlaps: a second process of the same server starts while the first still
+    runs the game. The second runs it; the first lets go at its next beat and does not take it back
+    while the second lives — and takes it again once the second has died and its claim ran out."""
+    async with process(site.path, **QUICK) as (first, first_events):
+        table = await start_with(first, 3, turn_timer=600)
+        async with process(site.path, **QUICK) as (second, _):
+            taken = second.in_channel(CHANNEL)
+            assert isinstance(taken, Table)
+            assert not taken.guest
+            for _ in range(3):  # beats of both, more than a lease's worth
+                await first._renew_and_adopt()
+                await second._renew_and_adopt()
+            assert table.guest
+            assert not taken.guest
+            assert not any(adopted(event) for event in first_events.events)
+        # The second process is dead: once its claim runs out, the first runs the game again.
+        await first_events.wait_for(adopted)
+        assert not table.guest
+        assert first.in_channel(CHANNEL) is table
