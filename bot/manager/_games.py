@@ -18,7 +18,7 @@ from ._model import (
     PresenceChanged,
     Refusal,
     Table,
-    _take_shown,
+    take_shown,
 )
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,7 @@ class Games(Core):
         if table.guest:
             # Which messages show the game now (each player's DM hand among them): the owner sends
             # and records them.
-            _take_shown(table, record)
+            take_shown(table, record)
         log.info("game %s: caught up %d moves recorded by another process", table.id, len(caught))
         for applied in caught:
             self._emit(ActionApplied(table, applied, "elsewhere"))

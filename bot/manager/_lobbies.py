@@ -19,8 +19,8 @@ from ._model import (
     Player,
     Refusal,
     Table,
-    _seats,
     computer_player,
+    seat_records,
 )
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,13 @@ class Lobbies(Core):
         if self.repository is not None:
             try:
                 await self.repository.create_lobby(
-                    lobby.id, guild_id, channel_id, host.user_id, options.to_json(), turn_timer, _seats(lobby.players)
+                    lobby.id,
+                    guild_id,
+                    channel_id,
+                    host.user_id,
+                    options.to_json(),
+                    turn_timer,
+                    seat_records(lobby.players),
                 )
             except BaseException:
                 del self._lobbies[lobby.id]
@@ -162,7 +168,7 @@ class Lobbies(Core):
     async def _store_lobby(self, lobby: Lobby, host_id: int, players: list[Player]) -> None:
         """Write the lobby's new host and players, then change them in memory."""
         if self.repository is not None:
-            await self.repository.update_lobby(lobby.id, host_id, _seats(players))
+            await self.repository.update_lobby(lobby.id, host_id, seat_records(players))
         lobby.host_id = host_id
         lobby.players = players
 

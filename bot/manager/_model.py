@@ -228,7 +228,7 @@ Event = LobbyClosed | GameStarted | ActionApplied | GameStopped | TurnReminder |
 Listener = Callable[[Event], None]
 
 
-def _take_shown(table: Table, record: GameRecord) -> None:
+def take_shown(table: Table, record: GameRecord) -> None:
     """Take from `record` which messages show the game, as the process that showed it stored them:
     the table message, the score pads posted, each player's DM hand, and whose DMs are closed."""
     table.table_message_id, table.table_round = record.table_message_id, record.table_round
@@ -247,7 +247,7 @@ def placings(scores: list[int]) -> list[int]:
     return [1 + sum(1 for other in scores if other > score) for score in scores]
 
 
-def _seats(players: list[Player]) -> list[SeatRecord]:
+def seat_records(players: list[Player]) -> list[SeatRecord]:
     return [
         SeatRecord(seat, player.user_id, player.name, computer=player.computer) for seat, player in enumerate(players)
     ]

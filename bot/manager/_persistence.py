@@ -11,7 +11,7 @@ from .. import ratings
 from ..engine import Game, Options, action_from_json
 from ..storage import FinalSeat, GameRecord, Repository
 from ._core import Core
-from ._model import Player, Table, _take_shown, placings
+from ._model import Player, Table, placings, take_shown
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class Persistence(Core):
             turn_deadline=record.turn_deadline,
             guest=guest,
         )
-        _take_shown(table, record)
+        take_shown(table, record)
         for seat in record.seats:
             if seat.missed:
                 table.missed[seat.user_id] = seat.missed
