@@ -74,7 +74,11 @@ async def _run(settings: Settings, *, sync: bool) -> None:
                     await bot.connect()
                     return
                 finally:
-                    if not stop.is_set():  # else it is closing the bot: cancelling it would cancel the close
+                    if stop.is_set():
+                        # It is closing the bot: its close (the database's among it) must end before
+                        # the event loop does, or a database call is left running on a closed loop.
+                        await closer
+                    else:
                         closer.cancel()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)
