@@ -10,6 +10,8 @@ product:
 - run a task in the bot's event loop that wakes every 50 ms and records how late it woke (loop lag);
 - time each `Repository` write as the bot awaits it (queueing in aiosqlite's thread included);
 - time each garbage collection;
+- record each REST request's moment let through by the request budget and written to the socket,
+  and each turn edit put off and handed its room (by game channel and seat);
 - profile the whole run with cProfile (`--profile`).
 
 Everything is written as JSON to `--stats` when the bot stops (SIGTERM closes it cleanly).
@@ -65,6 +67,11 @@ class Stats:
         self.heap: dict[str, Any] = {}
         self.budgets: list[Any] = []  # the bot's request budget (bot/budget.py), for its counters
         self.db_queries: list[float] = []  # time.monotonic() of each statement sent to PostgreSQL
+        # Each REST request: (let through by the budget, its headers written to the socket, method, path,
+        # priority, or PAID (a turn edit paid for beforehand) or EXEMPT), to tell where requests bunch.
+        self.requests: list[tuple[float, float, str, str, str]] = []
+        # Turn edits put off and handed their room: (time, "owed"/"handed", channel id, seat).
+        self.turns: list[tuple[float, str, int, int]] = []
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -155,9 +162,65 @@ class Stats:
             }
             json.dump(
                 {"lag": self.lag, "db": self.db, "gc": self.gc, "heap": self.heap, "budget": budget}
-                | {"db_queries": self.db_queries},
+                | {"db_queries": self.db_queries, "requests": self.requests, "turn_log": self.turns},
                 file,
             )
+
+
+def watch_requests(stats: Stats) -> None:
+    """Record when the budget lets each request through and when its headers go out (an aiohttp trace
+    added to the bot's), and each turn edit put off and handed its room (by game channel and seat)."""
+    import contextvars
+
+    from bot.budget import RequestBudget, _current, exempt
+    from bot.metrics import Metrics
+    from cogs.wizard._presenter import _Feed
+
+    granted: contextvars.ContextVar[float] = contextvars.ContextVar("granted", default=0.0)
+    pace = RequestBudget.pace
+
+    async def timed_pace(budget: RequestBudget, path: str) -> bool:
+        counted = await pace(budget, path)
+        granted.set(time.monotonic())  # the same task sends the request: its context carries this
+        return counted
+
+    async def headers_sent(session: Any, context: Any, params: Any) -> None:
+        path = params.url.path
+        level = _current.get()
+        name = "EXEMPT" if exempt(path) else "PAID" if level is None else level.name
+        stats.requests.append((granted.get(), time.monotonic(), params.method, path, name))
+
+    trace = Metrics.http_trace
+
+    def traced(metrics: Metrics) -> Any:
+        config = trace(metrics)
+        config.on_request_headers_sent.append(headers_sent)
+        return config
+
+    owing: list[tuple[int, int]] = []
+    owe, when_room = _Feed._owe_turn, RequestBudget.when_room
+
+    def logged_owe(feed: Any, seat: int) -> None:
+        owing.append((feed.table.channel_id, seat))
+        try:
+            owe(feed, seat)
+        finally:
+            owing.pop()
+
+    def logged_when_room(budget: RequestBudget, callback: Callable[[], None]) -> None:
+        channel, seat = owing[-1] if owing else (0, -1)
+        stats.turns.append((time.monotonic(), "owed", channel, seat))
+
+        def handed() -> None:
+            stats.turns.append((time.monotonic(), "handed", channel, seat))
+            callback()
+
+        when_room(budget, handed)
+
+    RequestBudget.pace = timed_pace  # type: ignore[method-assign,assignment]
+    Metrics.http_trace = traced  # type: ignore[method-assign,assignment]
+    _Feed._owe_turn = logged_owe  # type: ignore[method-assign,assignment]
+    RequestBudget.when_room = logged_when_room  # type: ignore[method-assign,assignment]
 
 
 def guilds_intent() -> None:
@@ -255,6 +318,7 @@ def main() -> int:
         stats.budgets.append(budget)
 
     RequestBudget.__init__ = counted  # type: ignore[method-assign,assignment]
+    watch_requests(stats)
     gc.callbacks.append(stats.on_gc)
     run = entry._run
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -25,9 +26,10 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from tests.e2e.standin import DiscordStandin, RestCall, StoredMessage
-from tests.e2e.standin.server import Upload
+from tests.e2e.standin.server import API_PREFIX, Upload
 
 T = TypeVar("T")
+YOUR_MOVE = "Your move!"  # the top of a DM hand in its turn form
 
 #: REST call kinds, in the order they are printed.
 KINDS = (
@@ -112,6 +114,10 @@ class LoadStandin(DiscordStandin):
         #: channel id (the game's text channel or a player's DM channel) -> game slot
         self.slot_of_channel: dict[int, int] = {}
         self.game_events: dict[int, asyncio.Event] = {}
+        # Requests within Discord's global limit, as the stand-in stamps their arrival: (time, refused).
+        self.arrivals: list[tuple[float, bool]] = []
+        # Each DM message's edits: message id -> [(time, whether it says "your move")].
+        self.dm_forms: dict[int, list[tuple[float, bool]]] = {}
 
     # -- per-game waiting ------------------------------------------------------------------
 
@@ -158,8 +164,17 @@ class LoadStandin(DiscordStandin):
             m for m in self.by_channel.get(cid, []) if m.ephemeral_to is None and (include_deleted or not m.deleted)
         ]
 
+    def _over_global_limit(self, route: str) -> bool:
+        refused = super()._over_global_limit(route)
+        if not route.startswith((f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")):
+            self.arrivals.append((time.monotonic(), refused))
+        return refused
+
     def edit_message(self, msg: StoredMessage, body: dict[str, Any], files: dict[int, Upload] | None = None) -> None:
         super().edit_message(msg, body, files)
+        channel = self.channels.get(msg.channel_id)
+        if channel is not None and channel.is_dm:
+            self.dm_forms.setdefault(msg.id, []).append((time.monotonic(), YOUR_MOVE in msg.text()))
         self.notify_channel(msg.channel_id)  # wake only that game's players
 
     async def _callback(self, request: web.Request) -> web.Response:

@@ -26,6 +26,12 @@ idle), the lag of its event loop (a task
 in the bot process wakes every 50 ms and records how late), database write times, and the
 machine's load averages and how long each process sat runnable waiting for a CPU, since other work on
 the machine skews every wall-clock figure (CPU per move, REST counts and memory are the steadier ones).
+For the request budget (bot/budget.py): the share of moves made from a DM that already said "your
+move", why each other one did not (when its turn edit was put off, handed its room, sent, and reached
+the stand-in, and how long the player thought), how long after the table the turn form arrives, and
+where requests bunch — the most in any one second as the budget let them through, as the bot wrote them
+and as the stand-in stamped their arrival, with both event loops' lag around each global 429. With
+`--keep`, the folder keeps the timelines (stats-N.json, standin.json) for a closer look.
 `--exp` tries a suggested change in the bot process only (see bench/_load_bot.py) to measure its gain.
 `--bot-ref HEAD` runs the committed bot (git archive) instead of a working tree others are editing.
 
@@ -44,6 +50,7 @@ import asyncio
 import bisect
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -61,14 +68,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _load_standin import KINDS, LoadStandin, cpu_seconds, memory_kib, run_delay  # noqa: E402
+from _load_standin import KINDS, YOUR_MOVE, LoadStandin, cpu_seconds, memory_kib, run_delay  # noqa: E402
 
 from tests.e2e._play import has_hand_button, mover_on_table  # noqa: E402
 from tests.e2e.standin import Channel, Driver, Guild, InteractionRecord, StoredMessage, User  # noqa: E402
 
 MOVE_KINDS = ("bid", "play", "trump")
 HAND_TITLE = "Your hand"
-YOUR_MOVE = "Your move!"  # the top of a DM hand in its turn form
 FINAL_TITLE = "Final standings"
 ROUNDS_BY_PLAYERS = {3: 20, 4: 15, 5: 12, 6: 10}
 WAIT = 120.0  # seconds a game waits for the bot before it gives up (the bot is far behind or stuck)
@@ -95,6 +101,20 @@ class Game:
     # (the move's number in its round, counted from 1; whether its DM said "your move") -> moves
     turns_by_place: Counter[tuple[int, bool]] = field(default_factory=Counter)
     moves_this_round: tuple[int, int] = (0, 0)  # (round shown, moves made in it)
+
+
+@dataclass
+class Miss:
+    """A move made from a DM that did not say "your move" yet (times: time.monotonic(), machine-wide)."""
+
+    slot: int
+    seat: int
+    place: int  # the move's number in its round
+    kind: str
+    seen_at: float  # when the player saw on the table that it was their move
+    think: float  # seconds the player thought
+    clicked_at: float
+    hand_id: int
 
 
 @dataclass
@@ -131,6 +151,10 @@ class Bench:
         self.driver = Driver(self.standin)
         self.games: list[Game] = []
         self.clicks: list[Click] = []
+        self.misses: list[Miss] = []
+        # Each move: (turn seen on the table, DM hand id, the move's number in its round, game channel, seat).
+        self.seen: list[tuple[float, int, int, int, int]] = []
+        self.lag: list[tuple[float, float]] = []  # the stand-in's event loop: (time, how late it woke)
         self.stop = asyncio.Event()
         self.process: asyncio.subprocess.Process | None = None  # the first bot process (shard 0)
         self.processes: list[asyncio.subprocess.Process] = []
@@ -308,6 +332,14 @@ class Bench:
         with open("/proc/loadavg") as file:
             self.load[name] = " ".join(file.read().split()[:3])
 
+    async def monitor_lag(self) -> None:
+        """The stand-in's loop lag (it stamps each request's arrival when its loop gets to it)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.05)
+            self.lag.append((time.monotonic(), loop.time() - before - 0.05))
+
     async def sample_memory(self) -> None:
         """RSS of the bots twice a second, with how many games were live then (for the report only)."""
         while True:
@@ -422,8 +454,10 @@ class Bench:
             if isinstance(found, str):
                 return
             seat, hand, buttons = found
+            seen_at, thought = time.monotonic(), 0.0
             if think > 0:
-                await asyncio.sleep(game.rng.expovariate(1 / think))  # a person thinking, not a wait
+                thought = game.rng.expovariate(1 / think)
+                await asyncio.sleep(thought)  # a person thinking, not a wait
                 if self.stop.is_set():
                     return
             custom_id = game.rng.choice(buttons)
@@ -438,6 +472,9 @@ class Bench:
             made = game.moves_this_round[1] + 1 if game.moves_this_round[0] == round_now else 1
             game.moves_this_round = (round_now, made)
             game.turns_by_place[made, shown_now] += 1
+            self.seen.append((seen_at, hand.id, made, game.channel.id, seat))
+            if not shown_now:
+                self.misses.append(Miss(game.slot, seat, made, kind, seen_at, thought, time.monotonic(), hand.id))
             click = await self.click(game, "play", kind, game.people[seat], hand, custom_id)
             if click.record.callback_types == [7]:
                 game.moves[kind] += 1
@@ -473,6 +510,7 @@ class Bench:
             assert self.process is not None
             self.snapshot("idle")
             sampler = asyncio.get_running_loop().create_task(self.sample_memory())
+            lag = asyncio.get_running_loop().create_task(self.monitor_lag())
             ready = asyncio.Event()
             setups: list[int] = []
             tasks = [asyncio.create_task(self.run_game(game, ready, setups)) for game in self.games]
@@ -488,6 +526,7 @@ class Bench:
                 process.send_signal(signal.SIGUSR1)  # the bot counts its objects, every game still live
             self.stop_py_spy()
             sampler.cancel()
+            lag.cancel()
         finally:
             await self.stop_bot()
             self.stop_py_spy()
@@ -508,6 +547,10 @@ class Bench:
 
     def report(self) -> dict[str, Any]:
         a = self.args
+        # The stand-in's side of the timeline, beside the bots' stats-N.json, for a closer look (--keep).
+        (self.folder / "standin.json").write_text(
+            json.dumps({"marks": self.marks, "arrivals": self.standin.arrivals, "lag": self.lag})
+        )
         out: dict[str, Any] = {"games": a.games, "players": a.players, "rounds": a.rounds, "think": a.think}
         out |= {"bot_ref": a.bot_ref, "exp": a.exp, "load": self.load}
         play_s = self.marks["end"] - self.marks["play"]
@@ -633,6 +676,8 @@ class Bench:
                 print(f"  requests let through by each process (shard 0, 1, …): {budget['sent_by_process']}")
             out["budget"] = budget
         if stats:
+            self.report_misses(stats, out)
+            self.report_bunching(stats, out)
             self.report_loop(stats, out)
         else:
             print("\n(no loop-lag statistics: the bot did not stop cleanly)")
@@ -645,6 +690,120 @@ class Bench:
         self.report_log()
         self.report_targets(out)
         return out
+
+    def report_misses(self, stats: dict[str, Any], out: dict[str, Any]) -> None:
+        """Why each move was made from a DM that did not say "your move" yet: when the bot put its turn
+        edit off and handed it room, when the turn form reached the stand-in, and how long the player
+        thought (all from the moment the player saw on the table that it was their move)."""
+        owed: dict[tuple[int, int], list[float]] = {}
+        delays: list[float] = []
+        pending: dict[tuple[int, int], float] = {}
+        for at, what, channel, seat in sorted(stats.get("turn_log", [])):
+            if what == "owed":
+                owed.setdefault((channel, seat), []).append(at)
+                pending[channel, seat] = at
+            elif (channel, seat) in pending:
+                delays.append((at - pending.pop((channel, seat))) * 1000)
+        if delays:
+            row = {q: percentile(delays, q) for q in (50, 90, 99, 100)}
+            print(
+                f"\nturn edits put off: {len(delays)} handed their room after p50 {row[50]:.0f} ms, p90 {row[90]:.0f}, "
+                f"p99 {row[99]:.0f}, max {row[100]:.0f} ms"
+            )
+            out["turn_room_ms"] = row
+        # How long after the table the turn form reached the stand-in, for the moves whose DM was not
+        # dealt in it: a player who clicks sooner (the think time is exponential) cannot have seen it.
+        gaps: dict[str, list[float]] = {"sent at once": [], "put off": []}
+        for seen_at, hand_id, place, channel, seat in self.seen:
+            came = next(
+                (at for at, turn in self.standin.dm_forms.get(hand_id, []) if turn and at >= seen_at - 0.5), None
+            )
+            if place > 1 and came is not None:
+                waited = any(seen_at - 1 <= at <= came for at in owed.get((channel, seat), []))
+                gaps["put off" if waited else "sent at once"].append(max(0.0, came - seen_at))
+        print(
+            "\nthe turn form reached the stand-in after the table showed the turn (moves whose DM was not dealt in it):"
+        )
+        out["turn_form_after_table_ms"] = {}
+        for what, after in gaps.items():
+            if not after or self.args.think <= 0:
+                continue
+            row = {q: percentile([gap * 1000 for gap in after], q) for q in (50, 90, 99, 100)}
+            odds = sum(1 - math.exp(-gap / self.args.think) for gap in after)
+            print(
+                f"  turn edit {what:12}: {len(after):5} moves, p50 {row[50]:.0f} ms, p90 {row[90]:.0f}, "
+                f"p99 {row[99]:.0f}, max {row[100]:.0f}; players thinking {self.args.think:g} s on average click "
+                f"sooner {odds:.2f} times"
+            )
+            out["turn_form_after_table_ms"][what] = row | {"n": len(after), "expected_sooner": odds}
+        handed = {(channel, seat) for _, what, channel, seat in stats.get("turn_log", []) if what == "handed"}
+        requests = stats.get("requests", [])
+        print(f'moves made from a DM not yet saying "your move": {len(self.misses)} (ms after the table showed it)')
+        rows = []
+        for miss in self.misses:
+            game = self.games[miss.slot]
+            key = (game.channel.id, miss.seat)
+            put_off = [at for at in owed.get(key, []) if miss.seen_at - 1 <= at <= miss.clicked_at]
+            forms = self.standin.dm_forms.get(miss.hand_id, [])
+            came = next((at for at, turn in forms if turn and at >= miss.seen_at - 1), None)
+            edits = [(g, h, name) for g, h, _, path, name in requests if path.endswith(f"/messages/{miss.hand_id}")]
+            sent = next(((h, name) for g, h, name in sorted(edits, key=lambda e: e[1]) if h >= miss.seen_at - 1), None)
+
+            def ms(at: float | None, since: float = miss.seen_at) -> str:
+                return "—" if at is None else f"{(at - since) * 1000:.0f}"
+
+            found: dict[str, Any] = {
+                "slot": miss.slot,
+                "place": miss.place,
+                "kind": miss.kind,
+                "think_ms": miss.think * 1000,
+                "put_off_ms": ms(put_off[0]) if put_off else "—",
+                "handed": key in handed and bool(put_off),
+                "edit_sent_ms": ms(sent[0]) if sent else "—",
+                "edit_priority": sent[1] if sent else "—",
+                "turn_form_arrived_ms": ms(came),
+                "clicked_ms": ms(miss.clicked_at),
+            }
+            rows.append(found)
+            if len(rows) <= 20:
+                shown = (f"{value:.0f}" if isinstance(value, float) else str(value) for value in found.values())
+                print("  " + ", ".join(f"{name} {value}" for name, value in zip(found, shown, strict=True)))
+        out["misses"] = rows
+
+    def report_bunching(self, stats: dict[str, Any], out: dict[str, Any]) -> None:
+        """Where requests bunch past Discord's 50 in a second: as the budget let them through, as the bot
+        wrote them to the socket, as the stand-in stamped their arrival; around each global 429 too."""
+        requests = [r for r in stats.get("requests", []) if r[4] != "EXEMPT"]
+        paced = sorted(g for g, *_ in requests if g > 0)
+        written = sorted(h for _, h, *_ in requests)
+        arrived = sorted(at for at, _ in self.standin.arrivals)
+        refusals = [at for at, refused in self.standin.arrivals if refused]
+
+        def peak(times: list[float]) -> int:
+            return max((bisect.bisect_left(times, at + 1.0) - i for i, at in enumerate(times)), default=0)
+
+        def within(times: list[float], end: float) -> int:
+            return bisect.bisect_right(times, end) - bisect.bisect_right(times, end - 1.0)
+
+        levels = Counter(r[4] for r in requests)
+        print(
+            f"\nrequests within the global limit: bot wrote {len(written)} ({dict(levels)}), of them let through by "
+            f"the budget {len(paced)}; the stand-in stamped {len(arrived)} arrivals ({len(refusals)} refused)"
+        )
+        print(f"  most in any one second: let through {peak(paced)}, written {peak(written)}, arrived {peak(arrived)}")
+        lag = sorted(self.lag)
+        bot_lag = sorted((at, late) for at, late, _ in stats.get("lag", []))
+        for at in refusals[:12]:
+            near = [late for t, late in lag if at - 1.0 <= t <= at + 0.1]
+            bot_near = [late for t, late in bot_lag if at - 1.5 <= t <= at + 0.1]
+            print(
+                f"  429 at +{at - self.marks['setup']:.2f} s: in the second before, arrived {within(arrived, at)}, "
+                f"written {within(written, at)} "
+                f"(in the 1.2 s before {sum(1 for h in written if at - 1.2 <= h <= at)}), "
+                f"let through {within(paced, at)}; stand-in loop late up to {max(near, default=0) * 1000:.0f} ms, "
+                f"bot loop up to {max(bot_near, default=0) * 1000:.0f} ms"
+            )
+        out["bunching"] = {"paced": peak(paced), "written": peak(written), "arrived": peak(arrived)}
 
     def peak_rate(self, start: float = 0.0, end: float = float("inf")) -> int:
         """The most requests the stand-in received in any one second (sliding, as Discord counts) between
@@ -826,6 +985,8 @@ class Bench:
             merged["lag"] += stats["lag"]
             merged["gc"] += stats["gc"]
             merged["db_queries"] += stats["db_queries"]
+            merged["requests"] += stats["requests"]
+            merged["turn_log"] += stats["turn_log"]
             for name, samples in stats["db"].items():
                 merged["db"].setdefault(name, []).extend(samples)
             for key in ("turn_skipped", "turn_handed", "turn_given_back"):

@@ -65,6 +65,9 @@ class WizardBot(commands.Bot):
         self.budget = RequestBudget(settings.rest_share)
         trace = self.metrics.http_trace()  # every REST request, 429s and interaction answers
         trace.on_request_start.append(self._pace)
+        # An answer, or a failure: from then on the request counts for one second more (bot/budget.py).
+        trace.on_request_end.append(self._answered)
+        trace.on_request_exception.append(self._answered)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
@@ -84,7 +87,12 @@ class WizardBot(commands.Bot):
     async def _pace(
         self, session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
     ) -> None:
-        await self.budget.pace(params.url.path)
+        context.counted = await self.budget.pace(params.url.path)
+
+    async def _answered(self, session: aiohttp.ClientSession, context: SimpleNamespace, params: object) -> None:
+        if getattr(context, "counted", False):
+            context.counted = False
+            self.budget.answered()
 
     async def setup_hook(self) -> None:
         # Command descriptions and choices in every language of bot/locales, sent with each sync.

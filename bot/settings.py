@@ -38,7 +38,8 @@ class Settings:
     metrics_port: int | None = None  # None: no /metrics and /health
     metrics_host: str = "127.0.0.1"
     # This process's share of Discord's global request budget, in requests a second (see bot/budget.py):
-    # 40 of Discord's 50 leaves room for what discord.py itself sends; processes sharing a token split it.
+    # with its bursts, 40 keeps any second at Discord's end to 48 of its 50; processes sharing a token
+    # split 40 between them.
     rest_share: float = 40.0
 
     def owns_guild(self, guild_id: int) -> bool:
