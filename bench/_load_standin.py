@@ -107,6 +107,7 @@ class LoadStandin(DiscordStandin):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.keep_history = False  # hundreds of games' edit histories would dominate the memory
+        self.route_time_scale = 1.0  # Discord's own per-route windows: the bench measures real pacing
         self.rest_counter = RestCounter(self)
         self.rest_log = self.rest_counter
         self.gateway_events: deque[tuple[str, dict[str, Any]]] = deque(maxlen=16)  # type: ignore[assignment]

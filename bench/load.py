@@ -627,10 +627,12 @@ class Bench:
         print(
             f"turn edits: {shown} of {turns} moves ({shown / max(turns, 1):.0%}) were made from a DM that said "
             f'"your move" by the time of the click; global 429s: {self.standin.global_refusals}; '
+            f"per-route 429s (a channel's 5 sends or edits in 5 s): {len(self.standin.route_refusals)}; "
             f"peak REST requests in any one second, besides interaction endpoints (all processes): {peak_play} "
             f"during play, {peak} in the whole run (Discord allows 50)"
         )
         out["turns"] = {"moves": turns, "shown": shown, "global_429": self.standin.global_refusals}
+        out["turns"]["route_429"] = len(self.standin.route_refusals)
         out["turns"] |= {"peak_rest": peak, "peak_rest_play": peak_play}
         by_place = Counter[tuple[int, bool]]()
         for g in self.games:

@@ -54,3 +54,4 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         assert standin.failures == []
         assert standin.slow_acks(3.0) == []
         assert standin.global_refusals == 0  # the bot paces itself under Discord's 50 requests a second
+        assert standin.route_refusals == []  # and waits for each channel's buckets as Discord announces them

@@ -34,6 +34,25 @@ async def test_a_whole_game_is_played_by_clicking(world: World, players: int) ->
         assert final_line(user.global_name or user.name, score) in final.text()
 
 
+async def test_a_game_at_discords_own_per_route_pace_is_shown_whole_and_nothing_is_refused(world: World) -> None:
+    """Discord's per-route windows at their full length (5 sends and 5 edits per 5 seconds in a
+    channel, a DM included): clicks outrun the table's edits, which the bot waits for as Discord
+    announces them and merges meanwhile; nothing is refused (the fixture checks), and the game ends
+    with its table and standings shown."""
+    world.standin.route_time_scale = 1.0
+    seats = world.people[:3]
+    await start_game(world, seats, rounds=2)
+    recorder = Recorder(world, seats)
+    await recorder.play_to_end()
+    seat = {user.id: index for index, user in enumerate(seats)}
+    replay = Game.replay(3, GAME_SEED, Options(rounds=2), [(seat[user.id], action) for user, action in recorder.moves])
+    assert replay.is_over
+    finals = [m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text()]
+    assert len(finals) == 1
+    for user, score in zip(seats, replay.scores, strict=True):
+        assert final_line(user.global_name or user.name, score) in finals[0].text()
+
+
 async def test_a_finished_game_shows_on_the_leaderboard_and_in_stats(world: World) -> None:
     recorder = await open_game(world, 3)
     await recorder.play_to_end()

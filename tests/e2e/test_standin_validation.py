@@ -831,3 +831,39 @@ async def test_the_global_limit_refuses_the_51st_request_in_a_second_except_inte
         assert answer["retry_after"] > 0
     else:
         assert (status, st.global_refusals) == (200, 0)
+
+
+@pytest.mark.parametrize("method", ["POST", "PATCH"])
+async def test_a_channel_takes_five_sends_and_five_edits_in_five_seconds_and_announces_it(
+    site: Site, method: str
+) -> None:
+    """Per-route limits, a bucket per channel: the sixth send (or edit) within the window is refused
+    429 (not global), every answer says what is left, and another channel's bucket is its own."""
+    st = site.standin
+    st.route_time_scale = 1.0  # Discord's own windows: the six requests surely fall in one
+    other = st.create_text_channel(st.create_guild(bot_permissions=ALL_PERMISSIONS), "elsewhere")
+    targets = {
+        channel.id: st.create_message(channel, {"content": "v1"}, author=st.bot_user)
+        for channel in (site.channel, other)
+    }
+
+    def path(channel: Channel) -> str:
+        messages = f"/api/v10/channels/{channel.id}/messages"
+        return messages if method == "POST" else f"{messages}/{targets[channel.id].id}"
+
+    async def once(channel: Channel) -> tuple[int, Any, Any]:
+        headers = {"Authorization": f"Bot {st.token}"}
+        url = st.base_url.removesuffix("/api/v10") + path(channel)
+        async with site.http.request(method, url, json={"content": "v"}, headers=headers) as response:
+            return response.status, response.headers, await response.json(content_type=None)
+
+    answers = [await once(site.channel) for _ in range(6)]
+
+    assert [status for status, _, _ in answers] == [200] * 5 + [429]
+    assert [headers["X-RateLimit-Remaining"] for _, headers, _ in answers[:5]] == ["4", "3", "2", "1", "0"]
+    assert all(0 < float(headers["X-RateLimit-Reset-After"]) <= 5.0 for _, headers, _ in answers)
+    _, headers, body = answers[5]
+    assert (headers["X-RateLimit-Scope"], body["global"]) == ("user", False)
+    assert 0 < body["retry_after"] <= 5.0
+    assert st.route_refusals == [(method, path(site.channel))]
+    assert (await once(other))[0] == 200

@@ -231,6 +231,8 @@ class DiscordStandin(StandinState):
             response = self.json_response({"message": "401: Unauthorized", "code": 0}, 401)
         elif self._over_global_limit(route):
             response = self._global_refusal(route)
+        elif (bucket := self._take_route(method, route, request)) is not None and bucket[1]:
+            response = self._route_refusal(method, path, bucket[0])
         else:
             try:
                 response = await handler(request)
@@ -240,6 +242,8 @@ class DiscordStandin(StandinState):
                 self.failures.append(StandinBug(f"stand-in handler {method} {route} crashed: {exc!r}"))
                 self.failures[-1].__cause__ = exc
                 response = self.json_response({"message": "stand-in bug", "code": 0}, 500)
+            if bucket is not None:
+                response.headers.update(bucket[0])
             if isinstance(response, web.Response) and response.status < 400:
                 for key, value in self._ratelimit_headers(route).items():
                     response.headers.setdefault(key, value)
@@ -265,6 +269,43 @@ class DiscordStandin(StandinState):
             return True
         window.append(now)
         return False
+
+    def _take_route(self, method: str, route: str, request: web.Request) -> tuple[dict[str, str], bool] | None:
+        """Count this request in its per-route bucket, if its route has one: the bucket's headers
+        after it, and whether it is one too many (then it is not counted)."""
+        rule = None if self.route_limits is None else self.route_limits.get((method, route))
+        if rule is None:
+            return None
+        limit, per = rule[0], rule[1] * self.route_time_scale
+        key = (method, route, request.match_info.get("channel_id", ""))
+        now = time.monotonic()
+        began, count = self.route_windows.get(key, (now, 0))
+        if now >= began + per:
+            began, count = now, 0
+        over = count >= limit
+        if not over:
+            count += 1
+            self.route_windows[key] = (began, count)
+        reset_after = max(0.0, began + per - now)
+        headers = {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(limit - count),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": hashlib.md5(f"{method} {route}".encode()).hexdigest()[:16],
+        }
+        return headers, over
+
+    def _route_refusal(self, method: str, path: str, headers: dict[str, str]) -> web.Response:
+        self.route_refusals.append((method, path))
+        retry_after = float(headers["X-RateLimit-Reset-After"])
+        headers = headers | {
+            "X-RateLimit-Scope": "user",
+            "Retry-After": str(max(1, int(retry_after + 0.999))),
+            "Via": "1.1 google",
+        }
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False, "code": 0}
+        return self.json_response(body, 429, headers)
 
     def _global_refusal(self, route: str) -> web.Response:
         self.global_refusals += 1

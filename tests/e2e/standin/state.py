@@ -104,6 +104,19 @@ def iso_now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat()
 
 
+# Discord's per-route limits on the message routes the bot uses, beyond the global one: a bucket per
+# channel (the "major parameter"; a DM is a channel too), announced in the X-RateLimit-* headers of
+# every answer, which discord.py waits on. Discord publishes no figures ("we don't put rate limit
+# details in our documentation", discord-api-docs issue 4413); these are the ones bots observe:
+# 5 messages sent per 5 seconds in a channel, and as many edits, counted apart (discord-api-docs
+# issue 1442: the routes share a bucket name but not their counts).
+ROUTE_LIMITS: dict[tuple[str, str], tuple[int, float]] = {
+    ("POST", "/api/v10/channels/{channel_id}/messages"): (5, 5.0),
+    ("PATCH", "/api/v10/channels/{channel_id}/messages/{message_id}"): (5, 5.0),
+    ("DELETE", "/api/v10/channels/{channel_id}/messages/{message_id}"): (5, 1.0),
+}
+
+
 @dataclass
 class User:
     id: int
@@ -484,6 +497,18 @@ class StandinState:
         self.global_window: deque[float] = deque()
         #: Requests refused for the global limit.
         self.global_refusals = 0
+        #: Per-route limits (see ``ROUTE_LIMITS``); None: none (a benchmark measuring the bot alone).
+        self.route_limits: dict[tuple[str, str], tuple[int, float]] | None = ROUTE_LIMITS
+        #: The length of the per-route windows, as a share of Discord's. Scripted players click as
+        #: soon as the table shows a move, so at Discord's length (5 edits per 5 s) the test suite
+        #: would run twice as long: tests keep the limits' shape (the count, the headers, the
+        #: refusal) on a twenty-fifth of the time, and test_games's game at Discord's own pace
+        #: keeps their length.
+        self.route_time_scale = 0.04
+        #: Each per-route bucket's window: (method, route, channel id) -> (when it began, requests in it).
+        self.route_windows: dict[tuple[str, str, str], tuple[float, int]] = {}
+        #: Requests refused for a per-route limit: (method, path).
+        self.route_refusals: list[tuple[str, str]] = []
         #: Messages the bot created with ``enforce_nonce``: (channel id, nonce) -> (message id, when).
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         #: "it will be checked for uniqueness in the past few minutes": how many, Discord does not say.
