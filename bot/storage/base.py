@@ -11,7 +11,6 @@ import abc
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -32,15 +31,20 @@ class StorageConflict(Exception):
     """Another process recorded this game's next action first: the copy in memory is behind."""
 
 
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+
 def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
     """The migration files of a dialect as (number, name, SQL), in order: ``0001_initial.sql`` is number 1.
 
     SQLite's are in ``bot/migrations``, PostgreSQL's in ``bot/migrations/postgres``, under the same
     numbers and names: migration N makes the same change in both.
     """
-    package = "bot.migrations" if dialect == "sqlite" else f"bot.migrations.{dialect}"
+    # Files beside the code (the bot runs from its clone): importlib.resources, which would also read
+    # them from a zip, was a tenth of the bot's own import time.
+    folder = MIGRATIONS_DIR if dialect == "sqlite" else MIGRATIONS_DIR / dialect
     found = []
-    for entry in resources.files(package).iterdir():
+    for entry in folder.iterdir():
         if entry.name.endswith(".sql"):
             number = int(entry.name.split("_", 1)[0])
             found.append((number, entry.name, entry.read_text(encoding="utf-8")))

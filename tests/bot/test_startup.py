@@ -15,6 +15,7 @@ LATER = [
     "matplotlib",  # when the first game ends (half a second and tens of MiB)
     "openskill",  # when the first game is rated
     "bot.ai",  # when a computer player first moves
+    "importlib.resources",  # when the first chart looks for its fonts (the migrations are read as files)
 ]
 
 
