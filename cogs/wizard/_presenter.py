@@ -666,7 +666,7 @@ class _Feed:
             if not player.is_person or player.user_id in table.dm_closed or seat in dealt:
                 continue
             if player.user_id in old and self.hand_shown.get(player.user_id) is not _RETIRED:
-                await self._retire_hand(*old[player.user_id][:2])
+                await self._retire_hand(player, old[player.user_id])
                 self.hand_shown[player.user_id] = _RETIRED
             locale = self.presenter.user_locale(player.user_id, table.guild_id)
             observation = table.game.observation(seat)
@@ -723,12 +723,16 @@ class _Feed:
             for player in closed:
                 await self.bot.manager.mark_dm_closed(table, player.user_id)
 
-    async def _retire_hand(self, channel_id: int, message_id: int) -> None:
-        """Take the buttons off last round's hand message."""
+    async def _retire_hand(self, player: Player, where: tuple[int, int, int]) -> None:
+        """Put a finished round's hand message in its closed form: the same the last card's click
+        gives it, so that each hand ends alike whichever edit lands last."""
+        channel_id, message_id, round_number = where
+        locale = self.presenter.user_locale(player.user_id, self.table.guild_id)
+        embed = _render.hand_over_embed(self.table, round_number, locale)
         dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
             with priority(Priority.HAND):
-                await dm.get_partial_message(message_id).edit(view=None)
+                await dm.get_partial_message(message_id).edit(embed=embed, view=None)
         except discord.HTTPException as error:
             self._log_once("retire hand", error)
 
@@ -751,8 +755,9 @@ class _Feed:
         """Bring one DM hand up to date; whether a request paid for beforehand (`paid`) was spent."""
         table = self.table
         # A job queued before a round ended runs with the game already in the next round: it
-        # must not draw that round's hand into last round's message (new DMs come with it).
-        if where is None or where[2] != table.game.round:
+        # must not draw that round's hand into last round's message (new DMs come with it). After
+        # the last round, the round's end closes the hands (`_retire_hand`).
+        if where is None or where[2] != table.game.round or table.game.is_over:
             return False
         locale = self.presenter.user_locale(player.user_id, table.guild_id)
         observation = table.game.observation(seat)
@@ -846,7 +851,7 @@ class _Feed:
         for player in self.table.players:
             where = self.table.hand_messages.get(player.user_id)
             if where is not None and self.hand_shown.get(player.user_id) is not _RETIRED:
-                await self._retire_hand(*where[:2])
+                await self._retire_hand(player, where)
 
 
 # How far Discord's clock may be behind ours when it stamps a message we just sent.
