@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,28 @@ async def click_while_waiting(world: World, table: Table, seats: list[User]) -> 
 
 def finals(world: World) -> list[StoredMessage]:
     return [m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text()]
+
+
+@dataclasses.dataclass
+class Waiting:
+    """A game of three whose table cannot show its latest move: the bot lacks a permission there."""
+
+    table: Table
+    seats: list[User]
+    recorder: Recorder
+    presenter: Any
+
+
+async def a_move_it_cannot_show(world: World, permission: str = "send_messages") -> Waiting:
+    """Start a game, take `permission` from the bot, and make a move: it is kept, and the game waits."""
+    seats = world.people[:3]
+    table = await start_game(world, seats, rounds=2)
+    recorder = Recorder(world, seats, mistakes=0.0)
+    await world.standin.deny_bot(world.channel, permission)
+    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
+    await recorder.step()
+    await world.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the game to wait")
+    return Waiting(table, seats, recorder, presenter)
 
 
 @pytest.mark.parametrize("permission", NEEDED)
@@ -117,15 +140,9 @@ async def test_a_whole_game_is_played_in_a_thread_with_only_send_messages_in_thr
 async def test_a_game_waits_while_a_permission_is_missing_and_goes_on_when_it_is_back(
     world: World, permission: str
 ) -> None:
-    seats = world.people[:3]
-    table = await start_game(world, seats, rounds=2)
-    recorder = Recorder(world, seats, mistakes=0.0)
-    await world.standin.deny_bot(world.channel, permission)
-    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
-
     # The move is kept; the table cannot show it, so the game waits.
-    await recorder.step()
-    await world.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the game to wait")
+    waiting = await a_move_it_cannot_show(world, permission)
+    table, seats, recorder, presenter = waiting.table, waiting.seats, waiting.recorder, waiting.presenter
     text = await click_while_waiting(world, table, seats)
     assert f"I'm missing **{NEEDED[permission]}** there" in text
     assert "Every move so far is saved" in text
@@ -145,13 +162,8 @@ async def test_a_game_waits_while_a_permission_is_missing_and_goes_on_when_it_is
 async def test_a_click_finds_a_permission_given_back_without_an_event(world: World) -> None:
     """A role given to the bot comes as a member update, which the bot does not receive (it needs the
     privileged members intent): the next click from the channel carries the bot's permissions."""
-    seats = world.people[:3]
-    table = await start_game(world, seats, rounds=2)
-    recorder = Recorder(world, seats, mistakes=0.0)
-    await world.standin.deny_bot(world.channel, "send_messages")
-    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
-    await recorder.step()
-    await world.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the game to wait")
+    waiting = await a_move_it_cannot_show(world)
+    table, seats, recorder, presenter = waiting.table, waiting.seats, waiting.recorder, waiting.presenter
     # Grant it without telling the bot, as a new role of its own would.
     world.standin.channels[world.channel.id].overwrites.pop(world.standin.bot_user.id)
     shown = table_message(world)
@@ -190,12 +202,8 @@ async def test_a_rematch_is_refused_where_the_bot_can_no_longer_post(world: Worl
 
 
 async def test_a_game_stopped_while_it_waits_closes_its_table_when_it_can(world: World) -> None:
-    seats = world.people[:3]
-    table = await start_game(world, seats, rounds=2)
-    await world.standin.deny_bot(world.channel, "send_messages")
-    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
-    await Recorder(world, seats, mistakes=0.0).step()
-    await world.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the game to wait")
+    waiting = await a_move_it_cannot_show(world)
+    table, seats = waiting.table, waiting.seats
     stop = await world.driver.slash(seats[0], world.channel, "wizard stop")
     assert "stopped by Alice" in (await stop.wait_response()).text()
     # Without Send Messages Discord drops a bot's embeds (Embed Links goes with it), so even the
@@ -257,13 +265,8 @@ async def test_a_process_that_another_took_the_game_from_shows_nothing_more_of_i
     """What the feed still had to show when another process took the game over (here: a move the
     table waited to show for want of a permission) is that process's to show: sent from here too,
     an older render could land over its newer one."""
-    seats = world.people[:3]
-    table = await start_game(world, seats, rounds=2)
-    recorder = Recorder(world, seats, mistakes=0.0)
-    await world.standin.deny_bot(world.channel, "send_messages")
-    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
-    await recorder.step()
-    await world.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the game to wait")
+    waiting = await a_move_it_cannot_show(world)
+    table, presenter = waiting.table, waiting.presenter
     shown = table_message(world)
     assert shown is not None
     edits = shown.edits
