@@ -13,11 +13,13 @@ from typing import Protocol, runtime_checkable
 from bot.engine.actions import BIDS, CHOICES, PLAYS, Action, Bid, Play
 from bot.engine.cards import Card, Kind, Suit
 from bot.engine.game import Observation, Phase
+from bot.engine.rules import round_points
 
 from . import policy
-from .knowledge import Knowledge, bid_order, knowledge
+from .knowledge import Hint, Knowledge, bid_order, knowledge, play_hints
 from .sampling import deal_unseen
-from .table import Table, later_seats
+from .table import later_seats, rollout
+from .values import VALUES
 
 
 @runtime_checkable
@@ -226,8 +228,9 @@ class Evaluation:
 
 
 Clock = Callable[[], float]
-# What drawing one world costs, in card plays of a rollout: the few weighed deals it is drawn from.
-SAMPLE_COST = 15
+# What drawing one world costs, in card plays of a rollout: the few weighed deals it is drawn from
+# (measured: a world takes about as long as 50 plays).
+SAMPLE_COST = 50
 # The bids tried around the normal bid: farther ones are never best once the others bid after it.
 BID_WINDOW = 2
 
@@ -242,10 +245,15 @@ class HardPlayer:
     what counts in the end is the lead over the others. Bids are chosen the same way, the later
     bidders bidding by the normal heuristic in each world; the trump choice is the normal one.
 
-    What keeps it fast: fewer but better worlds (each drawn from `attempts` deals in proportion to
-    how well they explain the bids, `bid_likelihood`); a cheap rollout policy
-    (`policy.rollout_card`: the normal play without its hold-up chances); candidates cut to one
-    card of each run of cards that play alike (`distinct_cards`) and to bids near the normal one.
+    Better worlds: each is drawn from `attempts` deals in proportion to how well they explain the
+    bids (`bid_likelihood`), and each deal keeps from the others, each with its own chance, the
+    cards their plays say they lack (`knowledge.play_hints`: a seat that needed the trick and let
+    it go held nothing legal that takes it; one past its bid that took it held nothing that loses
+    it; one that followed under the winner kept no card it would have played first). More worlds
+    in the same time: the rollouts run on card numbers (`table.rollout`, a cheap policy: the
+    normal play without its hold-up chances); deals are read in one pass (`read_hand`); candidates
+    are cut to one card of each run of cards that play alike (`distinct_cards`) and to bids near
+    the normal one.
 
     The work is capped by a number of simulated card plays per decision (`budget`), so a seed fixes
     every choice; the wall-clock `deadline` is only a safety stop on a slow or busy machine.
@@ -255,9 +263,9 @@ class HardPlayer:
         self,
         rng: random.Random,
         *,
-        budget: int = 3200,
+        budget: int = 8000,
         min_worlds: int = 8,
-        max_worlds: int = 48,
+        max_worlds: int = 300,
         deadline: float = 0.15,
         clock: Clock = time.perf_counter,
         infer: bool = True,
@@ -290,17 +298,18 @@ class HardPlayer:
         worlds = self.budget // max(1, cost)
         return max(self.min_worlds, min(self.max_worlds, worlds))
 
-    def sample_world(self, observation: Observation, facts: Knowledge) -> list[list[Card]]:
+    def sample_world(self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()) -> list[list[Card]]:
         """One deal of the unseen cards consistent with the observation; the seat's own hand as it is.
 
         With `infer`, it is picked from `attempts` deals with chances in proportion to how well
-        the others' bids fit their hands in each (`bid_likelihood`).
+        the others' bids fit their hands in each (`bid_likelihood`), and each deal keeps from each
+        seat the cards its plays say it lacks (`hints`, each taken with its own chance).
         """
         masks = [policy.void_mask(v) for v in facts.voids]
         deals: list[list[list[Card]]] = []
         weights: list[float] = []
         for _ in range(self.attempts if self.infer else 1):
-            hands = deal_unseen(self.rng, facts.unseen, observation.hand_sizes, masks, observation.seat)
+            hands = self._deal(observation, facts, masks, hints if self.infer else ())
             hands[observation.seat] = list(observation.hand)
             if not self.infer:
                 return hands
@@ -312,6 +321,20 @@ class HardPlayer:
             if pick < 0:
                 return hands
         return deals[-1]
+
+    def _deal(
+        self, observation: Observation, facts: Knowledge, voids: list[int], hints: Sequence[Hint]
+    ) -> list[list[Card]]:
+        """A deal that respects the voids and the hints drawn for it, each with its trust."""
+        absent = [0] * observation.players
+        for hint in hints:
+            if self.rng.random() < hint.trust:
+                absent[hint.seat] |= hint.cards
+        try:
+            return deal_unseen(self.rng, facts.unseen, observation.hand_sizes, voids, observation.seat, absent)
+        except ValueError:
+            # The hints taken contradict each other or the voids: the voids alone always fit.
+            return deal_unseen(self.rng, facts.unseen, observation.hand_sizes, voids, observation.seat)
 
     # -- what the search makes of a decision
 
@@ -344,6 +367,7 @@ class HardPlayer:
         known = known_cards(observation, facts)
         candidates = distinct_cards(candidates, known)
         default = normal_card(observation, facts)
+        hints = play_hints(observation)
 
         # A card that plays like one searched is worth the same; only the others are searched too.
         def like(card: Card, cards: Sequence[Card]) -> Card | None:
@@ -354,6 +378,8 @@ class HardPlayer:
             return Evaluation(PLAYS[candidates[0].index], {}, {})
         bids = [bid or 0 for bid in observation.bids]
         remaining = sum(observation.hand_sizes)
+        trump = suit_id(observation.trump)
+        trick = [card.index for card in observation.trick]
         # Sized by its own candidates, so weighing `also` leaves its choice as it is.
         worlds = self._worlds(len(candidates), remaining)
         totals = [0.0] * len(searched)
@@ -362,23 +388,15 @@ class HardPlayer:
         for world in range(worlds):
             if world and self.clock() - start > self.deadline:
                 break
-            hands = self.sample_world(observation, facts)
-            base = Table(
-                hands,
-                observation.trump,
-                bids,
-                list(observation.tricks_won),
-                observation.trick_leader,
-                list(observation.trick),
-                bytearray(facts.gone),
-                [policy.void_mask(v) for v in facts.voids],
-            )
+            hands = self.sample_world(observation, facts, hints)
+            numbers = [[card.index for card in hand] for hand in hands]
             for i, card in enumerate(searched):
-                table = base.copy()
-                table.play(card)
-                table.play_out_quick()
-                totals[i] += self._score(table.points(), seat)
-                tricks[i] += table.won[seat]
+                dealt = [list(hand) for hand in numbers]
+                dealt[seat].remove(card.index)
+                needs = [bid - won for bid, won in zip(bids, observation.tricks_won, strict=True)]
+                taken = rollout(dealt, trump, needs, observation.trick_leader, [*trick, card.index])
+                totals[i] += self._score(points_after(bids, observation.tricks_won, taken), seat)
+                tricks[i] += observation.tricks_won[seat] + taken[seat]
             done += 1
         own = totals[: len(candidates)]
         top = max(own)
@@ -426,6 +444,7 @@ class HardPlayer:
         searched = candidates + sorted({b for b in also if b not in candidates})
         order = bid_order(observation)
         after = order[order.index(seat) + 1 :]
+        trump_id = suit_id(trump)
         # Sized by its own candidates, so weighing `also` leaves its choice as it is.
         worlds = self._worlds(len(candidates), players * size)
         totals = [0.0] * len(searched)
@@ -435,24 +454,18 @@ class HardPlayer:
             if world and self.clock() - start > self.deadline:
                 break
             hands = self.sample_world(observation, facts)
+            numbers = [[card.index for card in hand] for hand in hands]
+            # What the later bidders' hands are worth does not depend on this bid: read them once.
+            estimates = [self._estimate(observation, hands[other]) for other in after]
             for i, bid in enumerate(searched):
                 bids = list(observation.bids)
                 bids[seat] = bid
-                for other in after:
-                    bids[other] = self._simulated_bid(observation, hands[other], bids, other == order[-1])
-                table = Table(
-                    [list(h) for h in hands],
-                    trump,
-                    [b or 0 for b in bids],
-                    [0] * players,
-                    order[0],
-                    [],
-                    bytearray(facts.gone),
-                    [0] * players,
-                )
-                table.play_out_quick()
-                totals[i] += self._score(table.points(), seat)
-                tricks[i] += table.won[seat]
+                for other, estimate in zip(after, estimates, strict=True):
+                    bids[other] = self._simulated_bid(observation, hands[other], estimate, bids, other == order[-1])
+                placed = [b or 0 for b in bids]
+                taken = rollout([list(hand) for hand in numbers], trump_id, list(placed), order[0], [])
+                totals[i] += self._score(points_after(placed, (0,) * players, taken), seat)
+                tricks[i] += taken[seat]
             done += 1
         own = totals[: len(candidates)]
         top = max(own)
@@ -463,17 +476,33 @@ class HardPlayer:
         return Evaluation(BIDS[choice], values, won)
 
     @staticmethod
-    def _simulated_bid(observation: Observation, hand: Sequence[Card], bids: Sequence[int | None], last: bool) -> int:
-        known = bytearray(knowledge_gone(observation))
+    def _estimate(observation: Observation, hand: Sequence[Card]) -> float:
+        """The normal estimate of the tricks of a later bidder's `hand`."""
+        known = knowledge_gone(observation)
         for card in hand:
             known[card.index] = 1
+        return policy.estimate_tricks(hand, observation.trump, observation.players, known)
+
+    @staticmethod
+    def _simulated_bid(
+        observation: Observation, hand: Sequence[Card], estimate: float, bids: Sequence[int | None], last: bool
+    ) -> int:
         placed = [b for b in bids if b is not None]
         forbidden = None
         if last and observation.options.bids_may_not_add_up:
             value = observation.round - sum(placed)
             forbidden = value if value >= 0 else None
-        estimate = policy.estimate_tricks(hand, observation.trump, observation.players, known)
         return policy.choose_bid(estimate, hand, observation.round, observation.players, placed, forbidden)
+
+
+def suit_id(suit: Suit | None) -> int:
+    """The suit id (0-3, `policy.SUITS`) of a trump suit, -1 for none."""
+    return -1 if suit is None else policy.SUIT_ID[suit]
+
+
+def points_after(bids: Sequence[int], won: Sequence[int], taken: Sequence[int]) -> list[int]:
+    """Each seat's round points, with `taken` tricks more than `won`."""
+    return [round_points(bid, w + t) for bid, w, t in zip(bids, won, taken, strict=True)]
 
 
 def distinct_cards(cards: Sequence[Card], known: bytearray | bytes) -> list[Card]:
@@ -509,26 +538,69 @@ def bid_likelihood(observation: Observation, facts: Knowledge, hands: Sequence[S
     likelihood = 1.0
     placed: list[int] = []
     trump = observation.trump
+    trump_id = suit_id(trump)
+    turned = 0 if observation.turned_up is None else 1 << observation.turned_up.index
+    row = VALUES.get(policy.value_context(players, observation.round, trump))
     for seat in bid_order(observation):
         bid = observation.bids[seat]
         if bid is None:
             break
         if seat != observation.seat:
             dealt = [*hands[seat], *facts.played[seat]]
-            known = knowledge_gone(observation)
-            for card in dealt:
-                known[card.index] = 1
-            estimate = policy.estimate_tricks(dealt, trump, players, known)
+            if row is None:
+                known = knowledge_gone(observation)
+                for card in dealt:
+                    known[card.index] = 1
+                estimate = policy.estimate_tricks(dealt, trump, players, known)
+                wizards = policy.sure_tricks(dealt)
+                count = sum(
+                    1.0 if card.kind is Kind.WIZARD else 0.5 if card.rank == 13 and card.suit is not trump else 0.0
+                    for card in dealt
+                ) + sum(1 for card in dealt if card.suit is trump and card.suit is not None and card.rank >= 10)
+            else:
+                estimate, wizards, count = read_hand(dealt, row, trump_id, turned)
             expected = policy.adjusted_estimate(estimate, observation.round, players, placed)
-            expected = max(expected, policy.sure_tricks(dealt))
-            count = sum(
-                1.0 if card.kind is Kind.WIZARD else 0.5 if card.rank == 13 and card.suit is not trump else 0.0
-                for card in dealt
-            ) + sum(1 for card in dealt if card.suit is trump and card.suit is not None and card.rank >= 10)
+            expected = max(expected, wizards)
             miss = min(abs(expected - bid), abs(count - bid))
             likelihood *= BID_NOISE + (1 - BID_NOISE) * math.exp(-(miss**2) / (2 * BID_SPREAD**2))
         placed.append(bid)
     return likelihood
+
+
+# HIGHER[i]: the cards of the suit of DECK[i] ranked above it, as a mask of DECK indexes.
+HIGHER = tuple((((1 << 13) - 1) << (13 * (i // 13))) & ~((2 << i) - 1) if i < 52 else 0 for i in range(60))
+
+
+def read_hand(dealt: Sequence[Card], row: Sequence[float], trump: int, turned: int) -> tuple[float, int, float]:
+    """`policy.estimate_tricks` with fitted values `row`, the Wizards, and the plain count of
+    `bid_likelihood`, of a hand as dealt, in one pass: the sampler reads thousands of hands a move."""
+    known = turned
+    for card in dealt:
+        known |= 1 << card.index
+    estimate = 0.0
+    wizards = 0
+    count = 0.0
+    for card in dealt:
+        index = card.index
+        if index >= 56:
+            estimate += row[1]
+        elif index >= 52:
+            estimate += row[0]
+            wizards += 1
+            count += 1.0
+        else:
+            suit, rank = divmod(index, 13)
+            # The rank among the cards not yet seen (`policy.value_category`), 1-13.
+            effective = rank + 1 + (known & HIGHER[index]).bit_count()
+            if suit == trump:
+                estimate += row[1 + effective]
+                if rank >= 9:
+                    count += 1
+            else:
+                estimate += row[14 + effective]
+                if rank == 12:
+                    count += 0.5
+    return estimate, wizards, count
 
 
 def knowledge_gone(observation: Observation) -> bytearray:

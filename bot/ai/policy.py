@@ -25,6 +25,8 @@ SUITS = tuple(Suit)
 # The DECK is ordered suit by suit, ranks 1-13, then the four Wizards and the four Jesters.
 SUIT_ID = {suit: i for i, suit in enumerate(SUITS)}
 WIZARDS = slice(52, 56)
+# Each suit id's 13 cards as a mask of DECK indexes (bit i for DECK[i]).
+SUIT_CARDS = tuple(((1 << 13) - 1) << (13 * suit) for suit in range(4))
 
 # -- card strength ----------------------------------------------------------------------------
 
@@ -357,30 +359,3 @@ def play_card(
         legal,
         key=lambda c: (survival(c, led_id, trump_id, known, unseen, size, later, voids, needs), -strength(c, trump)),
     )
-
-
-def rollout_card(legal: Sequence[Card], trick: Sequence[Card], trump: Suit | None, need: int, last: bool) -> Card:
-    """The hard level's rollout policy: the normal play without the hold-up chances, for speed.
-
-    While tricks are needed: lead the strongest card, follow with the cheapest card that wins,
-    else throw the least useful one. Once the bid is made: lead the weakest card, follow with the
-    most dangerous card that loses, else (`last` to play: the trick is taken anyway) the strongest.
-    """
-    if len(legal) == 1:
-        return legal[0]
-    if not trick:
-        if need > 0:
-            return max(legal, key=lambda c: strength(c, trump))
-        return min(legal, key=lambda c: strength(c, trump))
-    best = current_best(trick, trump)
-    if need > 0:
-        winners = [card for card in legal if beats(card, best, trump)]
-        if winners:
-            return min(winners, key=lambda c: strength(c, trump))
-        return min(legal, key=lambda c: JESTER_DISCARD if c.kind is _JESTER else strength(c, trump))
-    losers = [card for card in legal if not beats(card, best, trump)]
-    if losers:
-        return max(losers, key=lambda c: danger(c, trump))
-    if last:
-        return max(legal, key=lambda c: strength(c, trump))
-    return min(legal, key=lambda c: strength(c, trump))

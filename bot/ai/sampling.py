@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from bot.engine.cards import Card, Kind
+from bot.engine.cards import Card
 
-_NUMBER = Kind.NUMBER
+from .policy import SUIT_CARDS
 
 
 def deal_unseen(
@@ -16,14 +16,18 @@ def deal_unseen(
     sizes: Sequence[int],
     voids: Sequence[int],
     me: int,
+    absent: Sequence[int] = (),
 ) -> list[list[Card]]:
     """Deal `unseen` cards: `sizes[seat]` to each other seat, the rest to the undealt stock.
 
     No seat gets a card of a suit it is known to lack (`voids` are masks of suit ids, bit i for
-    `policy.SUITS[i]`). Without voids this is a plain shuffle. Otherwise cards go to a random seat
-    weighted by its free places; when the random order paints itself into a corner, cards already
-    dealt are moved along an augmenting path (as in bipartite matching), so a consistent deal is
-    always found when one exists. The hand of `me` is left empty.
+    `policy.SUITS[i]`), nor one of the cards `absent` names for it (per seat, a mask of DECK
+    indexes: `knowledge.play_hints`). Without either this is a plain shuffle. Otherwise the cards
+    some seat may not get go first, each to a random seat that may get it, weighted by its free
+    places; when the random order paints itself into a corner, cards already dealt are moved
+    along an augmenting path (as in bipartite matching), so a consistent deal is always found when
+    one exists; the other cards then fill the free places in shuffled order. The hand of `me` is
+    left empty.
     """
     players = len(sizes)
     stock = players  # the extra slot: cards nobody holds
@@ -31,53 +35,66 @@ def deal_unseen(
     free.append(len(unseen) - sum(free))
     if free[stock] < 0:
         raise ValueError("more cards in the other hands than unseen cards")
-    cards = list(unseen)
-    rng.shuffle(cards)
-    if not any(voids[seat] for seat in range(players) if seat != me):
-        hands: list[list[Card]] = []
-        start = 0
-        for seat in range(players):
-            hands.append(cards[start : start + free[seat]])
-            start += free[seat]
-        return hands
+    # A shuffle: sorting by random keys costs a third of `random.shuffle`'s Python loop.
+    keys = [rng.random() for _ in unseen]
+    cards = [unseen[i] for i in sorted(range(len(unseen)), key=keys.__getitem__)]
+    # Per slot, the cards it may not get.
+    barred = [0] * (players + 1)
+    for seat in range(players):
+        if seat != me:
+            mask = absent[seat] if absent else 0
+            void = voids[seat]
+            if void:
+                for suit in range(4):
+                    if void >> suit & 1:
+                        mask |= SUIT_CARDS[suit]
+            barred[seat] = mask
+    anywhere = 0
+    for mask in barred:
+        anywhere |= mask
     slots: list[list[Card]] = [[] for _ in range(players + 1)]
-    # The slots open to a card of each suit id, and (index 4) to Wizards and Jesters.
-    open_to = [
-        [slot for slot in range(players + 1) if slot == stock or not voids[slot] >> suit & 1] for suit in range(4)
-    ]
-    open_to.append(list(range(players + 1)))
-    for card in cards:
-        eligible = open_to[card.index // 13 if card.kind is _NUMBER else 4]
-        total = 0
-        for slot in eligible:
-            total += free[slot]
-        if total:
-            pick = rng.randrange(total)
+    if anywhere:
+        everyone = [slot for slot in range(players + 1) if free[slot]]
+        open_to: dict[int, list[int]] = {}
+        rest: list[Card] = []
+        for card in cards:
+            bit = 1 << card.index
+            if not anywhere & bit:
+                rest.append(card)
+                continue
+            eligible = [slot for slot in everyone if not barred[slot] & bit]
+            open_to[card.index] = eligible
+            total = 0
             for slot in eligible:
-                pick -= free[slot]
-                if pick < 0:
-                    break
-            slots[slot].append(card)
-            free[slot] -= 1
-        else:
-            _augment(card, slots, free, open_to)
+                total += free[slot]
+            if total:
+                pick = rng.random() * total
+                for slot in eligible:
+                    pick -= free[slot]
+                    if pick < 0:
+                        break
+                slots[slot].append(card)
+                free[slot] -= 1
+            else:
+                _augment(card, slots, free, lambda index: open_to.get(index, everyone))
+        cards = rest
+    start = 0
+    for slot in range(players + 1):
+        slots[slot].extend(cards[start : start + free[slot]])
+        start += free[slot]
     return slots[:players]
 
 
-def _eligible(card: Card, open_to: list[list[int]]) -> list[int]:
-    return open_to[card.index // 13 if card.kind is _NUMBER else 4]
-
-
-def _augment(card: Card, slots: list[list[Card]], free: list[int], open_to: list[list[int]]) -> None:
+def _augment(card: Card, slots: list[list[Card]], free: list[int], open_to: Callable[[int], list[int]]) -> None:
     """Place `card` in a full slot by moving a chain of dealt cards on to a slot with room."""
     parent: dict[int, tuple[int, Card] | None] = {}
     queue: list[int] = []
-    for slot in _eligible(card, open_to):
+    for slot in open_to(card.index):
         parent[slot] = None
         queue.append(slot)
     for slot in queue:
         for moved in slots[slot]:
-            for target in _eligible(moved, open_to):
+            for target in open_to(moved.index):
                 if target in parent:
                     continue
                 parent[target] = (slot, moved)
@@ -95,4 +112,4 @@ def _augment(card: Card, slots: list[list[Card]], free: list[int], open_to: list
                     slots[step].append(card)
                     return
                 queue.append(target)
-    raise ValueError("no deal is consistent with the known voids")
+    raise ValueError("no deal is consistent with the known voids and absent cards")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from bot.ai import HardPlayer
-from bot.ai.knowledge import Knowledge
+from bot.ai.knowledge import Hint, Knowledge
 from bot.ai.players import Evaluation
 from bot.engine import Bid, Card, Game, Kind, Observation, Options, Phase, Play
 
@@ -75,8 +75,8 @@ class Counted(HardPlayer):
         super().__init__(random.Random(seed), budget=3200, min_worlds=1, max_worlds=400, deadline=float("inf"))
         self.drawn: list[list[list[Card]]] = []
 
-    def sample_world(self, observation: Observation, facts: Knowledge) -> list[list[Card]]:
-        self.drawn.append(super().sample_world(observation, facts))
+    def sample_world(self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()) -> list[list[Card]]:
+        self.drawn.append(super().sample_world(observation, facts, hints))
         return self.drawn[-1]
 
 
