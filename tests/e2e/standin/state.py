@@ -502,9 +502,9 @@ class StandinState:
         #: The length of the per-route windows, as a share of Discord's. Scripted players click as
         #: soon as the table shows a move, so at Discord's length (5 edits per 5 s) the test suite
         #: would run twice as long: tests keep the limits' shape (the count, the headers, the
-        #: refusal) on a twenty-fifth of the time, and test_games's game at Discord's own pace
-        #: keeps their length.
-        self.route_time_scale = 0.04
+        #: refusal) on a fiftieth of the time (at a twenty-fifth, test_games.py took 14 % longer,
+        #: CI 10 minutes), and test_games's game at Discord's own pace keeps their length.
+        self.route_time_scale = 0.02
         #: Each per-route bucket's window: (method, route, channel id) -> (when it began, requests in it).
         self.route_windows: dict[tuple[str, str, str], tuple[float, int]] = {}
         #: Requests refused for a per-route limit: (method, path).
