@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from . import _ids
 
-if TYPE_CHECKING:
-    from ._cog import WizardCog
+
+class ButtonHandler(Protocol):
+    """The cog that answers the clicks (registered under the name "Wizard")."""
+
+    async def on_button(self, interaction: discord.Interaction[Any], button: _ids.ButtonId | None, /) -> None: ...
 
 
 class WizardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.escape(_ids.PREFIX) + r".*"):
@@ -35,6 +38,6 @@ class WizardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.e
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: WizardCog | None = interaction.client.get_cog("Wizard")
+        cog: ButtonHandler | None = interaction.client.get_cog("Wizard")
         if cog is not None:
             await cog.on_button(interaction, self.button_id)

@@ -19,7 +19,7 @@ from bot.manager import GameRefused, Lobby, Player, Refusal, Table
 from bot.records import game_record
 from bot.storage import GameRecord
 
-from . import _ids, _permissions, _render, _settings
+from . import _hand, _ids, _lobby, _look, _permissions, _settings
 from ._errors import explain
 from ._presenter import Presenter
 from ._review import review_embed
@@ -73,7 +73,7 @@ def _player(user: discord.abc.User) -> Player:
 def switched(options: Options, op: str) -> Options:
     """The house rules after the host pressed one of the lobby's switches; ValueError if they clash."""
     if op == "rule_length":
-        lengths = list(_render.LENGTHS)
+        lengths = list(_lobby.LENGTHS)
         now = (options.rounds, options.schedule)
         rounds, schedule = lengths[(lengths.index(now) + 1) % len(lengths)] if now in lengths else lengths[0]
         return dataclasses.replace(options, rounds=rounds, schedule=schedule)
@@ -252,7 +252,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             return
         locale = _public_locale(interaction)
         response = await interaction.response.send_message(
-            embed=_render.lobby_embed(lobby, locale), view=_render.lobby_view(lobby, locale)
+            embed=_lobby.lobby_embed(lobby, locale), view=_lobby.lobby_view(lobby, locale)
         )
         if response.message_id is not None:
             await self.manager.set_lobby_message(lobby.id, response.message_id)
@@ -296,9 +296,7 @@ class WizardCog(commands.Cog, name="Wizard"):
     async def rules(self, interaction: Interaction) -> None:
         """Explain the rules of Wizard in short."""
         locale = _locale(interaction)
-        embed = discord.Embed(
-            title=t(locale, "rules.title"), description=t(locale, "rules.text"), colour=_render.COLOUR
-        )
+        embed = discord.Embed(title=t(locale, "rules.title"), description=t(locale, "rules.text"), colour=_look.COLOUR)
         # The house rules of this channel's game, or else those a new game here would start with.
         current = self.manager.in_channel(interaction.channel_id) if interaction.channel_id else None
         if isinstance(current, Lobby):
@@ -307,7 +305,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             options = current.game.options
         else:
             options = self.bot.guild_settings.get(interaction.guild_id or 0, DEFAULTS).options
-        house = _render.house_rules(options, locale) or [t(locale, "option.standard")]
+        house = _look.house_rules(options, locale) or [t(locale, "option.standard")]
         embed.add_field(name=t(locale, "table.house_rules"), value="\n".join(house), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -324,7 +322,7 @@ class WizardCog(commands.Cog, name="Wizard"):
         embed = discord.Embed(
             title=t(locale, "help.title"),
             description=t(locale, "help.text", time=duration(locale, round(timer))),
-            colour=_render.COLOUR,
+            colour=_look.COLOUR,
         )
         # Each command with its own description, as Discord shows it in the reader's language.
         commands_text = "\n".join(
@@ -395,8 +393,8 @@ class WizardCog(commands.Cog, name="Wizard"):
                 raise GameRefused(Refusal.NOT_HOST)
             private = _locale(interaction)
             await interaction.response.send_message(
-                embed=_render.host_panel_embed(lobby, private),
-                view=_render.host_panel_view(lobby, private),
+                embed=_lobby.host_panel_embed(lobby, private),
+                view=_lobby.host_panel_view(lobby, private),
                 ephemeral=True,
             )
             return
@@ -410,7 +408,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             table = await self.manager.start(button.game, user.id)
             # The table is posted next (by the presenter), which then puts its link here.
             link = _message_link(lobby.guild_id, lobby.channel_id, None)
-            await interaction.response.edit_message(embed=_render.lobby_started_embed(lobby, link, locale), view=None)
+            await interaction.response.edit_message(embed=_lobby.lobby_started_embed(lobby, link, locale), view=None)
             self.presenter.link_lobby(table, lobby, interaction, locale)
             return
         if self.manager.in_channel(lobby.channel_id) is not lobby:
@@ -418,7 +416,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             await interaction.response.defer()
             return
         await interaction.response.edit_message(
-            embed=_render.lobby_embed(lobby, locale), view=_render.lobby_view(lobby, locale)
+            embed=_lobby.lobby_embed(lobby, locale), view=_lobby.lobby_view(lobby, locale)
         )
 
     async def _host_setting(self, interaction: Interaction, button: _ids.LobbyId) -> None:
@@ -437,14 +435,14 @@ class WizardCog(commands.Cog, name="Wizard"):
                 return
             lobby = await self.manager.set_options(button.game, user.id, options)
         public = _public_locale(interaction)
-        embed, view = _render.lobby_embed(lobby, public), _render.lobby_view(lobby, public)
+        embed, view = _lobby.lobby_embed(lobby, public), _lobby.lobby_view(lobby, public)
         if interaction.message is not None and interaction.message.id == lobby.message_id:
             # A lobby posted before the host's panel existed still carries the switches itself.
             await interaction.response.edit_message(embed=embed, view=view)
             return
         private = _locale(interaction)
         await interaction.response.edit_message(
-            embed=_render.host_panel_embed(lobby, private), view=_render.host_panel_view(lobby, private)
+            embed=_lobby.host_panel_embed(lobby, private), view=_lobby.host_panel_view(lobby, private)
         )
         if lobby.message_id is not None:
             channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
@@ -531,8 +529,8 @@ class WizardCog(commands.Cog, name="Wizard"):
         )
         response = await interaction.response.send_message(
             invite,
-            embed=_render.lobby_embed(lobby, locale),
-            view=_render.lobby_view(lobby, locale),
+            embed=_lobby.lobby_embed(lobby, locale),
+            view=_lobby.lobby_view(lobby, locale),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user) for user in others]),
         )
         if response.message_id is not None:
@@ -544,8 +542,8 @@ class WizardCog(commands.Cog, name="Wizard"):
         user_id = interaction.user.id
         table, observation = self.manager.hand(game_id, user_id)
         locale = _locale(interaction)
-        embed = _render.hand_embed(table, observation, locale)
-        view = _render.hand_view(table, observation, locale)
+        embed = _hand.hand_embed(table, observation, locale)
+        view = _hand.hand_view(table, observation, locale)
         hands = self.presenter.private_hands
         round_ = table.game.round
         if interaction.type is discord.InteractionType.component and hands.latest(game_id, user_id, round_):
@@ -585,7 +583,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             # The round ended with this card: the clicked message stays with its round, and the
             # next round's hand arrives in a new message.
             await interaction.response.edit_message(
-                embed=_render.hand_over_embed(table, applied.round.round, locale), view=None
+                embed=_hand.hand_over_embed(table, applied.round.round, locale), view=None
             )
             if interaction.message is not None:
                 self.presenter.note_hand_retired(table, interaction.user.id, interaction.message.id)
@@ -599,8 +597,8 @@ class WizardCog(commands.Cog, name="Wizard"):
             table.is_hand_message(interaction.user.id, message.id) or interaction.guild_id is None
         )
         observation = table.game.observation(applied.seat)
-        embed = _render.hand_embed(table, observation, locale, steady=in_dm)
-        view = _render.hand_view(table, observation, locale, steady=in_dm)
+        embed = _hand.hand_embed(table, observation, locale, steady=in_dm)
+        view = _hand.hand_view(table, observation, locale, steady=in_dm)
         await interaction.response.edit_message(embed=embed, view=view)
         if message is not None:
             self.presenter.note_hand_shown(table, interaction.user.id, message.id, embed, view)

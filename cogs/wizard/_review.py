@@ -16,7 +16,7 @@ import discord
 from bot.engine import Bid, Play
 from bot.i18n import card_name, t, tn
 
-from ._render import COLOUR
+from ._look import COLOUR
 
 if TYPE_CHECKING:
     # Only its types: `bot.review` brings the computer players, which starting the bot leaves out.

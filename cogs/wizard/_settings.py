@@ -24,7 +24,7 @@ from bot.guild_settings import DEFAULTS, TURN_TIMERS, GuildSettings, Problem, Se
 from bot.i18n import LANGUAGES, command_text, duration, duration_text, language_of, t, text
 from bot.manager import COMPUTER_LEVELS
 
-from ._render import COLOUR
+from ._look import COLOUR
 
 if TYPE_CHECKING:
     from bot.client import WizardBot

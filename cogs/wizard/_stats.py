@@ -16,7 +16,7 @@ from bot.storage import PlayerStats, Repository, Sort, Standing
 
 from . import _ids
 from ._buttons import WizardButton
-from ._render import COLOUR
+from ._look import COLOUR
 
 if TYPE_CHECKING:
     from bot.client import WizardBot

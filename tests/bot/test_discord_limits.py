@@ -19,7 +19,7 @@ import pytest
 from bot import i18n
 from bot.engine import Game, Options
 from bot.manager import Lobby, Player, Table
-from cogs.wizard import _render
+from cogs.wizard import _end, _hand, _lobby, _look, _table
 from tests.e2e.standin import DiscordError, is_discord_emoji, validate_message_body
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,11 +37,11 @@ VARIANTS = [
 
 def emoji_constants() -> Iterator[tuple[str, str]]:
     """Every emoji the code names for a button: the constants, and any literal given as `emoji=`."""
-    for module in (_render, i18n):
+    for module in (_look, i18n):
         for name in sorted(vars(module)):
             value = getattr(module, name)
-            if not name.endswith("_EMOJI") or (module is _render and name in vars(i18n)):
-                continue  # not an emoji constant, or one _render imports from i18n
+            if not name.endswith("_EMOJI") or (module is _look and name in vars(i18n)):
+                continue  # not an emoji constant, or one _look imports from i18n
             if isinstance(value, str):
                 yield f"{module.__name__}.{name}", value
             elif isinstance(value, dict):
@@ -81,13 +81,13 @@ def check(embed: discord.Embed | None, view: discord.ui.View | None, what: str) 
 def screens(table: Table, locale: str) -> Iterator[tuple[discord.Embed | None, discord.ui.View | None, str]]:
     """The table and every seat's hand (the steady DM and the My hand copy) at this moment."""
     game = table.game
-    yield _render.table_embed(table, locale), _render.table_view(table, locale), "the table"
+    yield _table.table_embed(table, locale), _table.table_view(table, locale), "the table"
     for seat in range(game.players):
         observation = game.observation(seat)
         for steady in (True, False):
             yield (
-                _render.hand_embed(table, observation, locale, steady=steady),
-                _render.hand_view(table, observation, locale, steady=steady),
+                _hand.hand_embed(table, observation, locale, steady=steady),
+                _hand.hand_view(table, observation, locale, steady=steady),
                 f"seat {seat}'s hand (steady={steady})",
             )
 
@@ -100,7 +100,7 @@ def test_every_screen_of_a_whole_game_is_a_message_discord_accepts(players: int,
     rng = random.Random(players * 31 + len(locale))
     people = [Player(1000 + seat, NAMES[seat]) for seat in range(players - 1)] + [Player(-1, "", computer="hard")]
     lobby = Lobby("00ab", 10, 20, people[0].user_id, options, 300, people)
-    check(_render.lobby_embed(lobby, locale), _render.lobby_view(lobby, locale), "the lobby")
+    check(_lobby.lobby_embed(lobby, locale), _lobby.lobby_view(lobby, locale), "the lobby")
     game = Game(players, rng.randrange(2**32), options)
     table = Table("00ab", 10, 20, people[0].user_id, 300, people, game)
     table.away.add(people[1].user_id)  # "I'm back" buttons beside the largest hands
@@ -111,8 +111,8 @@ def test_every_screen_of_a_whole_game_is_a_message_discord_accepts(players: int,
                 check(embed, view, f"{what} in round {game.round}")
         applied = game.apply(rng.choice(game.legal_actions()))
         if applied.round is not None and applied.trick is not None:
-            check(_render.summary_embed(table, applied.round, locale), None, "the score pad")
-            check(_render.round_over_embed(table, applied.round, applied.trick, locale), None, "a finished table")
-            check(_render.hand_over_embed(table, applied.round.round, locale), None, "a finished hand")
-    check(_render.final_embed(table, locale), _render.final_view(table, locale), "the final standings")
-    check(_render.closed_table_embed(table, locale, stopped_by=people[0]), None, "a stopped table")
+            check(_end.summary_embed(table, applied.round, locale), None, "the score pad")
+            check(_table.round_over_embed(table, applied.round, applied.trick, locale), None, "a finished table")
+            check(_hand.hand_over_embed(table, applied.round.round, locale), None, "a finished hand")
+    check(_end.final_embed(table, locale), _end.final_view(table, locale), "the final standings")
+    check(_table.closed_table_embed(table, locale, stopped_by=people[0]), None, "a stopped table")

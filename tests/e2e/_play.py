@@ -57,7 +57,7 @@ def shown_round(message: StoredMessage) -> int | None:
     return None
 
 
-# What a DM hand in its turn form says first (English), from `_render.hand_embed`.
+# What a DM hand in its turn form says first (English), from `_hand.hand_embed`.
 TURN_FORM = "Your move!"
 
 # The suits by their English names, as the table's footer names the suit led.

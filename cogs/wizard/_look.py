@@ -1,0 +1,86 @@
+"""What every screen shares: colours, how a player is named, the one kind of button, the house rules."""
+
+from __future__ import annotations
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.engine import Options, Suit
+from bot.i18n import t, tn
+from bot.manager import Player, Table
+
+from ._buttons import WizardButton
+
+COLOUR = discord.Colour.dark_purple()
+TURN_COLOUR = discord.Colour.green()  # a hand at its player's move: seen at a glance in the DM list
+ROW_SIZE = 5
+
+# The emojis on buttons. Discord accepts only emojis of Unicode's emoji list there (or custom
+# ones): a symbol that merely looks like one, such as the playing-card back U+1F0A0, makes it
+# refuse the whole message. tests/bot/test_emoji.py sends each through the strict stand-in.
+HAND_EMOJI = "🎴"  # the My hand button, and the face-down card of the blind round
+COMPUTER_EMOJI = "🤖"
+BACK_EMOJI = "👋"
+RECORD_EMOJI = "📜"
+REMATCH_EMOJI = "🔁"
+REVIEW_EMOJI = "🎓"  # the coach
+SETTINGS_EMOJI = "⚙️"  # the lobby's button that opens the host's private panel
+
+# Suits differ by emoji and name as well as colour, so colour-blind players can tell them apart.
+SUIT_STYLE = {
+    Suit.HEARTS: discord.ButtonStyle.danger,
+    Suit.DIAMONDS: discord.ButtonStyle.primary,
+    Suit.CLUBS: discord.ButtonStyle.success,
+    Suit.SPADES: discord.ButtonStyle.secondary,
+}
+
+
+def player_name(player: Player, locale: str | None) -> str:
+    """How a player is shown: their name, or a computer player's level in the reader's language."""
+    if player.computer is not None:
+        level = t(locale, f"level.{player.computer}")
+        return t(locale, "computer.name", number=-player.user_id, level=level)
+    return escape_markdown(player.name)
+
+
+def button(
+    custom_id: str,
+    label: str | None,
+    *,
+    style: discord.ButtonStyle,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> WizardButton:
+    return WizardButton(
+        discord.ui.Button(custom_id=custom_id, label=label, style=style, emoji=emoji, disabled=disabled), row=row
+    )
+
+
+def position(table: Table, round_number: int) -> int:
+    """Which round of the game deals `round_number` cards (they differ in a shortened game)."""
+    return table.game.round_numbers.index(round_number) + 1
+
+
+def house_rules(options: Options, locale: str | None) -> list[str]:
+    """The variants in force, one line each; empty for the standard rules."""
+    lines = []
+    if options.bids_may_not_add_up:
+        key = "option.variant.on_but_round_one" if options.bids_may_add_up_in_round_one else "option.variant.on"
+        lines.append(t(locale, key))
+    if options.hidden_bids:
+        lines.append(t(locale, "option.hidden_bids"))
+    if options.schedule == "even":
+        lines.append(t(locale, "option.even_rounds"))
+    if options.rounds is not None:
+        lines.append(tn(locale, "option.rounds", options.rounds))
+    if options.blind_first_round:
+        lines.append(t(locale, "option.blind_first_round"))
+    return lines
+
+
+def plain_name(player: Player, locale: str | None) -> str:
+    """A name for a code block: no markdown escapes (they would show), no backticks (they would end it)."""
+    if player.computer is not None:
+        return player_name(player, locale)
+    return player.name.replace("`", "ˋ")
