@@ -40,6 +40,7 @@ REQUIRED = "BASE_TYPE_REQUIRED"
 CHOICES = "BASE_TYPE_CHOICES"
 INVALID_EMOJI = "BUTTON_COMPONENT_INVALID_EMOJI"
 DUPLICATED = "COMPONENT_CUSTOM_ID_DUPLICATED"
+UNION_TYPE = "UNION_TYPE_CHOICES"
 PLAYING_CARD_BACK = "\U0001f0a0"  # 🂠: looks like a symbol, is not in Unicode's emoji list
 
 
@@ -91,6 +92,10 @@ def container(n: int) -> dict[str, Any]:
     """A components-v2 message: a container holding ``n`` text displays (``n + 1`` components)."""
     texts = [{"type": 10, "content": f"line {i}"} for i in range(n)]
     return {"flags": 1 << 15, "components": [{"type": 17, "components": texts}]}
+
+
+def v2(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"flags": 1 << 15, "components": list(components)}
 
 
 def leaves(tree: dict[str, Any], path: tuple[str, ...] = ()) -> dict[tuple[str, ...], list[str]]:
@@ -181,9 +186,13 @@ ACCEPTED: list[Any] = [
 ]
 
 
+# The one custom emoji the bodies above may use: the application's own.
+APPLICATION_EMOJI = 1234567890123
+
+
 @pytest.mark.parametrize("body", ACCEPTED)
 def test_message_body_discord_accepts(body: dict[str, Any]) -> None:
-    assert message_body_errors(body) == {}
+    assert message_body_errors(body, known_emoji=lambda emoji_id: emoji_id == APPLICATION_EMOJI) == {}
 
 
 REFUSED: list[Any] = [
@@ -339,6 +348,37 @@ REFUSED: list[Any] = [
         id="v2-with-content",
     ),
     pytest.param(container(40), at("components"), MAX_LENGTH, id="v2-41-components"),
+    pytest.param(
+        v2({"type": 10, "content": "x" * 2000}, {"type": 10, "content": "y" * 2001}), at("components"), MAX_LENGTH,
+        id="v2-text-4001",
+    ),
+    pytest.param(v2({"type": 10, "content": ""}), at("components", 0, "content"), BAD_LENGTH, id="v2-empty-text"),
+    pytest.param(v2(button()), at("components", 0, "type"), UNION_TYPE, id="v2-button-at-top-level"),
+    pytest.param(
+        v2({"type": 17, "components": [{"type": 17, "components": []}]}), at("components", 0, "components", 0, "type"),
+        UNION_TYPE, id="v2-container-in-container",
+    ),
+    pytest.param(
+        v2({"type": 9, "components": [{"type": 10, "content": "x"}]}), at("components", 0, "accessory"), REQUIRED,
+        id="v2-section-without-accessory",
+    ),
+    pytest.param(
+        v2({"type": 9, "components": [{"type": 10, "content": "x"}] * 4, "accessory": button()}),
+        at("components", 0, "components"), BAD_LENGTH, id="v2-section-of-4-texts",
+    ),
+    pytest.param(
+        v2({"type": 9, "components": [{"type": 10, "content": "x"}], "accessory": {"type": 10, "content": "y"}}),
+        at("components", 0, "accessory", "type"), UNION_TYPE, id="v2-section-text-accessory",
+    ),
+    pytest.param(v2({"type": 14, "spacing": 3}), at("components", 0, "spacing"), CHOICES, id="v2-separator-spacing-3"),
+    pytest.param(
+        {"content": "x", "components": [{"type": 10, "content": "y"}]}, at("components", 0, "type"), UNION_TYPE,
+        id="text-display-without-v2",
+    ),
+    pytest.param(
+        with_buttons(button(emoji={"id": "98765432109876", "name": "not_ours"})),
+        at("components", 0, "components", 0, "emoji", "id"), INVALID_EMOJI, id="custom-emoji-not-the-applications",
+    ),
 ]  # fmt: skip
 
 
@@ -401,6 +441,43 @@ def test_edit_of_a_components_v2_message_stays_v2() -> None:
     assert leaves(message_body_errors({"content": "x"}, existing=existing)) == {
         at("content"): ["MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"]
     }
+
+
+def test_a_components_v2_message_with_a_container_of_every_kind_is_accepted() -> None:
+    body = v2(
+        {
+            "type": 17,
+            "accent_color": 0x57F287,
+            "components": [
+                {"type": 10, "content": "## Round 3"},
+                {"type": 14, "divider": True, "spacing": 2},
+                {"type": 9, "components": [{"type": 10, "content": "x"}], "accessory": button("a")},
+                row(button("b", emoji={"id": str(APPLICATION_EMOJI), "name": "wz1_hearts"})),
+            ],
+        },
+        {"type": 10, "content": "-# below"},
+    )
+    assert message_body_errors(body, known_emoji=lambda emoji_id: emoji_id == APPLICATION_EMOJI) == {}
+
+
+LEGACY = {"content": "old", "embeds": [{"title": "t"}], "components": []}
+
+
+@pytest.mark.parametrize(
+    ("reset", "refused"),
+    [
+        pytest.param({"content": None, "embeds": []}, [], id="both-reset"),
+        pytest.param({"embeds": []}, [at("content")], id="content-kept"),
+        pytest.param({"content": None}, [at("embeds")], id="embeds-kept"),
+    ],
+)
+def test_an_edit_may_set_components_v2_only_resetting_content_and_embeds(
+    reset: dict[str, Any], refused: list[tuple[str, ...]]
+) -> None:
+    # Edit Message: "When the IS_COMPONENTS_V2 flag is set, any of the used content, embeds ... fields
+    # must have their values reset to empty. For content ... this is null. For embeds ... []."
+    tree = message_body_errors({**container(1), **reset}, existing=LEGACY)
+    assert leaves(tree) == {path: ["MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"] for path in refused}
 
 
 # ---------------------------------------------------------------------- modals

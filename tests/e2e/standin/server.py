@@ -381,6 +381,12 @@ class DiscordStandin(StandinState):
         ):
             r.add_put(base, self._put_commands)
             r.add_get(base, self._get_commands)
+        emojis = f"{p}/applications/{{app_id}}/emojis"
+        r.add_get(emojis, self._list_emojis)
+        r.add_post(emojis, self._create_emoji)
+        r.add_get(f"{emojis}/{{emoji_id:\\d+}}", self._get_emoji)
+        r.add_patch(f"{emojis}/{{emoji_id:\\d+}}", self._modify_emoji)
+        r.add_delete(f"{emojis}/{{emoji_id:\\d+}}", self._delete_emoji)
         r.add_get(f"{p}/guilds/{{guild_id}}", self._get_guild)
         r.add_get(f"{p}/guilds/{{guild_id}}/channels", self._get_guild_channels)
         r.add_get(f"{p}/guilds/{{guild_id}}/members/{{user_id}}", self._get_member)
@@ -470,6 +476,32 @@ class DiscordStandin(StandinState):
         self._check_app(request)
         gid_raw = request.match_info.get("guild_id")
         return self.json_response(self.commands.get(int(gid_raw) if gid_raw else None, []))
+
+    # -- the application's emojis (see emojis.py)
+    async def _list_emojis(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        return self.json_response(self.app_emojis.list())
+
+    async def _get_emoji(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        return self.json_response(self.app_emojis.get(int(request.match_info["emoji_id"])).payload())
+
+    async def _create_emoji(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        emoji = self.app_emojis.create(self.snowflake(), request[BODY_KEY], self.bot_user.payload())
+        await self.changed()
+        return self.json_response(emoji.payload(), 201)
+
+    async def _modify_emoji(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        emoji = self.app_emojis.rename(int(request.match_info["emoji_id"]), request[BODY_KEY])
+        return self.json_response(emoji.payload())
+
+    async def _delete_emoji(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        self.app_emojis.delete(int(request.match_info["emoji_id"]))
+        await self.changed()
+        return web.Response(status=204)
 
     def _check_app(self, request: web.Request) -> None:
         if request.match_info["app_id"] != str(self.application_id):
@@ -577,7 +609,7 @@ class DiscordStandin(StandinState):
             self._require_bot(ch, ATTACH_FILES)
         if body.get("message_reference") and int(body["message_reference"].get("type") or 0) == 0:
             self._require_bot(ch, READ_MESSAGE_HISTORY)
-        validate_message_body(body, creating=True, files=request[FILES_KEY])
+        validate_message_body(body, creating=True, files=request[FILES_KEY], known_emoji=self.app_emojis.known)
         if (stripped := self._without_unpermitted_embeds(ch, body)) is not None:
             rest = ("content", "components", "sticker_ids", "poll")
             if not request[FILES_KEY] and not any(stripped.get(key) for key in rest):
@@ -767,7 +799,7 @@ class DiscordStandin(StandinState):
         """Apply a PATCH body to a stored message (fields absent from the body are kept)."""
         if msg.deleted:
             raise unknown_message()
-        validate_message_body(body, creating=False, files=files, existing=msg.data)
+        validate_message_body(body, creating=False, files=files, existing=msg.data, known_emoji=self.app_emojis.known)
         if self.keep_history:
             msg.history.append(json.loads(json.dumps(msg.data)))
         data = msg.data
@@ -841,7 +873,9 @@ class DiscordStandin(StandinState):
         eph_to = rec.user_id if int(data.get("flags") or 0) & EPHEMERAL else None
         resource: dict[str, Any] | None = None
         if ctype == 4:
-            validate_message_body(data, creating=True, files=request[FILES_KEY], path=("data",))
+            validate_message_body(
+                data, creating=True, files=request[FILES_KEY], path=("data",), known_emoji=self.app_emojis.known
+            )
             msg = self.create_message(
                 ch,
                 data,
@@ -877,7 +911,14 @@ class DiscordStandin(StandinState):
                 raise unknown_message()
             rec.original_message_id = src.id
             if ctype == 7:
-                validate_message_body(data, creating=False, files=request[FILES_KEY], existing=src.data, path=("data",))
+                validate_message_body(
+                    data,
+                    creating=False,
+                    files=request[FILES_KEY],
+                    existing=src.data,
+                    path=("data",),
+                    known_emoji=self.app_emojis.known,
+                )
                 self.edit_message(src, data, request[FILES_KEY])
                 await self._message_event("MESSAGE_UPDATE", src)
                 resource = {"type": 7, "message": src.data}
@@ -932,12 +973,12 @@ class DiscordStandin(StandinState):
         orig = rec.original
         if orig is not None and orig.loading and rec.callback_types and rec.callback_types[0] == 5 and not orig.deleted:
             # After a "thinking" defer the first followup replaces the placeholder.
-            validate_message_body(body, creating=True, files=request[FILES_KEY])
+            validate_message_body(body, creating=True, files=request[FILES_KEY], known_emoji=self.app_emojis.known)
             self.edit_message(orig, body, request[FILES_KEY])
             await self._message_event("MESSAGE_UPDATE", orig)
             msg = orig
         else:
-            validate_message_body(body, creating=True, files=request[FILES_KEY])
+            validate_message_body(body, creating=True, files=request[FILES_KEY], known_emoji=self.app_emojis.known)
             eph_to = rec.user_id if int(body.get("flags") or 0) & EPHEMERAL else None
             msg = self.create_message(
                 self.channels[rec.channel_id],

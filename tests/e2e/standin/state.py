@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import discord
 
+from .emojis import EmojiStore
+
 T = TypeVar("T")
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -479,6 +481,8 @@ class StandinState:
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         #: synced commands: key None = global, else guild id; values as returned by the API
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        #: The application's own emojis (see `emojis.py`).
+        self.app_emojis = EmojiStore()
         self.rest_log: list[RestCall] = []
         self.unknown_routes: list[tuple[str, str]] = []
         self.faults: list[FaultRule] = []

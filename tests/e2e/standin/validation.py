@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import emoji as emoji_list
@@ -72,6 +72,20 @@ TEXT_INPUT_PLACEHOLDER_MAX = 100
 BUTTON, ACTION_ROW, STRING_SELECT, TEXT_INPUT, LABEL = 2, 1, 3, 4, 18
 SELECTS = frozenset({3, 5, 6, 7, 8})  # string, user, role, mentionable, channel
 LINK, PREMIUM = 5, 6
+# Components v2 (components/reference): layout and content components.
+SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER = 9, 10, 11, 12, 13, 14, 17
+# "Messages allow up to 40 total components"; the text of all text displays together is limited to
+# 4000 characters (discord.py's LayoutView: "a maximum of 4000 display characters across all its items").
+V2_TEXT_MAX = 4000
+# What may stand where in a message. Top level: legacy messages hold action rows only; v2 ones hold
+# the layout and content components ("Text display components are top level"). A container holds
+# rows, text displays, sections, galleries, separators and files; a section one to three text
+# displays and a button or a thumbnail as its accessory.
+LEGACY_TOP = frozenset({ACTION_ROW})
+V2_TOP = frozenset({ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER})
+IN_CONTAINER = frozenset({ACTION_ROW, TEXT_DISPLAY, SECTION, MEDIA_GALLERY, SEPARATOR, FILE})
+SECTION_ACCESSORIES = frozenset({BUTTON, THUMBNAIL})
+SECTION_CHILDREN_MAX = 3
 
 
 class FormErrors:
@@ -108,6 +122,13 @@ OPTION_VALUE_DUPLICATED = ("SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "The spec
 NOT_A_DICT = ("MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
 # Documented ("IS_COMPONENTS_V2 ... Providing content, embeds ... will fail with a 400"); the code is ours.
 V2_LEGACY_FIELD = ("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "Cannot use this field with IS_COMPONENTS_V2")
+
+
+# A component of a type that may not stand there: Discord answers with the types it would take.
+def type_one_of(types: Iterable[int]) -> tuple[str, str]:
+    return ("UNION_TYPE_CHOICES", f'Value of field "type" must be one of {tuple(sorted(types))}.')
+
+
 COMMAND_INVALID_NAME = ("APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
 NAME_REGEX = ("STRING_TYPE_REGEX", "String value did not match validation regex.")
 REQUIRED_FIRST = (
@@ -175,8 +196,9 @@ def is_snowflake(value: object) -> bool:
     return isinstance(value, str) and value.isascii() and value.isdigit() and 0 < int(value) < 2**64
 
 
-def _emoji(errs: FormErrors, path: Path, value: object) -> None:
-    # A custom emoji is named by its id; anything else must be a Unicode emoji in `name`.
+def _emoji(errs: FormErrors, path: Path, value: object, known: Callable[[int], bool] | None) -> None:
+    # A custom emoji is named by its id, and must be one the bot may use: its application's own
+    # ("can only be used by that app") or a server's; anything else must be a Unicode emoji in `name`.
     if not isinstance(value, Mapping):
         errs.add(path, NOT_A_DICT)
         return
@@ -184,6 +206,8 @@ def _emoji(errs: FormErrors, path: Path, value: object) -> None:
     if emoji_id is not None:
         if not is_snowflake(emoji_id):
             errs.add((*path, "id"), not_a("snowflake", emoji_id))
+        elif known is None or not known(int(emoji_id)):
+            errs.add((*path, "id"), INVALID_EMOJI)
         return
     if not is_discord_emoji(value.get("name") or ""):
         errs.add((*path, "name"), INVALID_EMOJI)
@@ -250,10 +274,16 @@ def _embeds(errs: FormErrors, embeds: Sequence[Any]) -> None:
 class _Components:
     """Walks a component tree, checking each component and that custom_ids are unique in the body."""
 
-    def __init__(self, errs: FormErrors) -> None:
+    def __init__(
+        self, errs: FormErrors, known_emoji: Callable[[int], bool] | None = None, *, modal: bool = False
+    ) -> None:
         self.errs = errs
+        # A row of a message holds buttons or a select; a legacy modal's row, its text input.
+        self.in_row = frozenset({BUTTON, *SELECTS, *((TEXT_INPUT,) if modal else ())})
         self.custom_ids: set[str] = set()
         self.count = 0
+        self.text = 0  # characters in text displays, for v2's limit
+        self.known_emoji = known_emoji
 
     def custom_id(self, path: Path, comp: Mapping[str, Any], *, required: bool) -> None:
         cid = comp.get("custom_id")
@@ -267,8 +297,12 @@ class _Components:
             self.errs.add((*path, "custom_id"), CUSTOM_ID_DUPLICATED)
         self.custom_ids.add(cid)
 
-    def walk(self, comps: Sequence[Any], path: Path) -> None:
+    def walk(self, comps: Sequence[Any], path: Path, allowed: frozenset[int] | None = None) -> None:
+        """Check each component; `allowed`: the types that may stand here (None: any, as in a modal)."""
         for k, comp in enumerate(comps):
+            if allowed is not None and isinstance(comp, Mapping) and comp.get("type") not in allowed:
+                self.errs.add((*path, k, "type"), type_one_of(allowed))
+                continue
             self.component(comp, (*path, k))
 
     def component(self, comp: object, path: Path) -> None:
@@ -290,10 +324,34 @@ class _Components:
             _check_length(self.errs, (*path, "description"), comp.get("description"), LABEL_DESCRIPTION_MAX)
             if comp.get("component") is not None:
                 self.component(comp["component"], (*path, "component"))
-        else:  # layout and content components of components v2 (section, container, ...)
-            self.walk(comp.get("components") or [], (*path, "components"))
-            if comp.get("accessory") is not None:
-                self.component(comp["accessory"], (*path, "accessory"))
+        elif ctype == CONTAINER:
+            self.walk(comp.get("components") or [], (*path, "components"), IN_CONTAINER)
+        elif ctype == SECTION:
+            self.section(comp, path)
+        elif ctype == TEXT_DISPLAY:
+            content = comp.get("content")
+            _check_bad_length(self.errs, (*path, "content"), content, 1, V2_TEXT_MAX)
+            self.text += len(_text(content))
+        elif ctype == SEPARATOR:
+            if comp.get("spacing", 1) not in (1, 2):
+                self.errs.add((*path, "spacing"), one_of((1, 2)))
+        elif ctype in (THUMBNAIL, MEDIA_GALLERY, FILE):
+            pass  # media: the bot sends none but the chart's attachment
+        else:
+            self.errs.add((*path, "type"), type_one_of({*V2_TOP, BUTTON, *SELECTS, TEXT_INPUT, LABEL, THUMBNAIL}))
+
+    def section(self, section: Mapping[str, Any], path: Path) -> None:
+        children = section.get("components") or []
+        if not 1 <= len(children) <= SECTION_CHILDREN_MAX:
+            self.errs.add((*path, "components"), bad_length(1, SECTION_CHILDREN_MAX))
+        self.walk(children, (*path, "components"), frozenset({TEXT_DISPLAY}))
+        accessory = section.get("accessory")
+        if not isinstance(accessory, Mapping):
+            self.errs.add((*path, "accessory"), REQUIRED)
+        elif accessory.get("type") not in SECTION_ACCESSORIES:
+            self.errs.add((*path, "accessory", "type"), type_one_of(SECTION_ACCESSORIES))
+        else:
+            self.component(accessory, (*path, "accessory"))
 
     def action_row(self, row: Mapping[str, Any], path: Path) -> None:
         children = row.get("components") or []
@@ -306,7 +364,7 @@ class _Components:
                 width += ROW_WIDTH if isinstance(child, Mapping) and child.get("type") in SELECTS else 1
                 if width > ROW_WIDTH:
                     self.errs.add((*path, "components", k), WIDTH_EXCEEDED)
-        self.walk(children, (*path, "components"))
+        self.walk(children, (*path, "components"), self.in_row)
 
     def button(self, button: Mapping[str, Any], path: Path) -> None:
         style = button.get("style")
@@ -316,7 +374,7 @@ class _Components:
         label = button.get("label")
         _check_length(self.errs, (*path, "label"), label, BUTTON_LABEL_MAX)
         if button.get("emoji") is not None:
-            _emoji(self.errs, (*path, "emoji"), button["emoji"])
+            _emoji(self.errs, (*path, "emoji"), button["emoji"], self.known_emoji)
         if style == PREMIUM:
             # "Premium buttons must contain a sku_id, and cannot have a custom_id, label, url, or emoji."
             if not is_snowflake(button.get("sku_id")):
@@ -366,7 +424,7 @@ class _Components:
             _check_bad_length(self.errs, (*opath, "value"), option.get("value"), 1, OPTION_TEXT_MAX)
             _check_length(self.errs, (*opath, "description"), option.get("description"), OPTION_TEXT_MAX)
             if option.get("emoji") is not None:
-                _emoji(self.errs, (*opath, "emoji"), option["emoji"])
+                _emoji(self.errs, (*opath, "emoji"), option["emoji"], self.known_emoji)
             if option.get("value") in values:
                 self.errs.add((*opath, "value"), OPTION_VALUE_DUPLICATED)
             values.add(option.get("value"))
@@ -396,11 +454,17 @@ def _flags(body: Mapping[str, Any], existing: Mapping[str, Any] | None) -> int:
     return flags
 
 
-def message_body_errors(body: Mapping[str, Any], *, existing: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def message_body_errors(
+    body: Mapping[str, Any],
+    *,
+    existing: Mapping[str, Any] | None = None,
+    known_emoji: Callable[[int], bool] | None = None,
+) -> dict[str, Any]:
     """The ``errors`` tree Discord answers a message body with (``{}`` when it accepts the body).
 
-    ``existing`` is the message an edit changes. An empty message (50006) and too large files
-    (413 / 40005) are not form errors: :func:`validate_message_body` checks those as well.
+    ``existing`` is the message an edit changes; ``known_emoji`` tells a custom emoji id the bot
+    may use (None: none). An empty message (50006) and too large files (413 / 40005) are not form
+    errors: :func:`validate_message_body` checks those as well.
     """
     errs = FormErrors()
     if not isinstance(body, Mapping):
@@ -421,12 +485,22 @@ def message_body_errors(body: Mapping[str, Any], *, existing: Mapping[str, Any] 
             errs.add(("content",), V2_LEGACY_FIELD)
         if embeds:
             errs.add(("embeds",), V2_LEGACY_FIELD)
+        # An edit that sets the flag on a message that had none: "any of the used content, embeds,
+        # sticker_ids, or poll fields must have their values reset to empty. For content and poll
+        # this is null. For embeds and sticker_ids this is []." (resources/message, Edit Message).
+        if existing is not None and not int(existing.get("flags") or 0) & IS_COMPONENTS_V2:
+            if existing.get("content") and body.get("content", existing["content"]) is not None:
+                errs.add(("content",), V2_LEGACY_FIELD)
+            if existing.get("embeds") and body.get("embeds", existing["embeds"]) != []:
+                errs.add(("embeds",), V2_LEGACY_FIELD)
     elif len(components) > ACTION_ROWS_MAX:
         errs.add(("components",), max_length(ACTION_ROWS_MAX))
-    walker = _Components(errs)
-    walker.walk(components, ("components",))
+    walker = _Components(errs, known_emoji)
+    walker.walk(components, ("components",), V2_TOP if v2 else LEGACY_TOP)
     if v2 and walker.count > V2_COMPONENTS_MAX:
         errs.add(("components",), max_length(V2_COMPONENTS_MAX))
+    if v2 and walker.text > V2_TEXT_MAX:
+        errs.add(("components",), ("BASE_TYPE_MAX_LENGTH", f"Must be {V2_TEXT_MAX} or fewer in length."))
     return errs.tree
 
 
@@ -456,6 +530,7 @@ def validate_message_body(
     existing: Mapping[str, Any] | None = None,
     path: Path = (),
     attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
+    known_emoji: Callable[[int], bool] | None = None,
 ) -> None:
     """Raise :class:`DiscordError` for a message body Discord refuses, with Discord's status, code and body.
 
@@ -467,7 +542,7 @@ def validate_message_body(
     # "The file upload size limit applies to each file in a request" — the edge answers 413.
     if any(len(upload.data) > attachment_size_limit for upload in uploads.values()):
         raise DiscordError(413, 40005, "Request entity too large")
-    _raise_form_errors(message_body_errors(body, existing=existing), path)
+    _raise_form_errors(message_body_errors(body, existing=existing, known_emoji=known_emoji), path)
     # "At least one of content, embeds, sticker_ids, components, files[n], poll ... is required";
     # an edit that would leave nothing is refused the same way.
     if (creating or existing is not None) and _is_empty(body, existing, len(uploads) or int(has_files)):
@@ -490,7 +565,7 @@ def modal_errors(data: Mapping[str, Any]) -> dict[str, Any]:
     components = data.get("components") or []
     if not 1 <= len(components) <= MODAL_COMPONENTS_MAX:
         errs.add(("components",), bad_length(1, MODAL_COMPONENTS_MAX))
-    walker = _Components(errs)
+    walker = _Components(errs, modal=True)
     walker.walk(components, ("components",))
     return errs.tree
 
