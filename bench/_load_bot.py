@@ -198,7 +198,7 @@ def watch_requests(stats: Stats) -> None:
         return config
 
     owing: list[tuple[int, int]] = []
-    owe, when_room = Feed._owe_turn, RequestBudget.when_room
+    owe, when_room = Feed._owe, RequestBudget.when_room
 
     def logged_owe(feed: Any, seat: int) -> None:
         owing.append((feed.table.channel_id, seat))
@@ -219,7 +219,7 @@ def watch_requests(stats: Stats) -> None:
 
     RequestBudget.pace = timed_pace  # type: ignore[method-assign,assignment]
     Metrics.http_trace = traced  # type: ignore[method-assign,assignment]
-    Feed._owe_turn = logged_owe  # type: ignore[method-assign,assignment]
+    Feed._owe = logged_owe  # type: ignore[method-assign,assignment]
     RequestBudget.when_room = logged_when_room  # type: ignore[method-assign,assignment]
 
 

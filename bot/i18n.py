@@ -30,16 +30,10 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 from discord import Locale, app_commands
 
-from .engine import Card, Kind, Suit
-
 DEFAULT_LOCALE = "en-US"
 ENGLISH = "en"
 LOCALES_DIR = Path(__file__).with_name("locales")
 DOMAIN = "messages"
-
-SUIT_EMOJI = {Suit.SPADES: "♠️", Suit.HEARTS: "♥️", Suit.DIAMONDS: "♦️", Suit.CLUBS: "♣️"}
-WIZARD_EMOJI = "🧙"
-JESTER_EMOJI = "🃏"
 
 
 def catalog_path(language: str) -> Path:
@@ -223,20 +217,6 @@ def text(locale: str | None, key: str, /, **params: object) -> str:
         assert isinstance(count, int), f"{key}: the count n must be an int, not {count!r}"
         return tn(locale, key, count, **params)
     return t(locale, key, **params)
-
-
-def suit_name(locale: str | None, suit: Suit) -> str:
-    return f"{SUIT_EMOJI[suit]} {t(locale, f'suit.{suit.value}')}"
-
-
-def card_name(locale: str | None, card: Card) -> str:
-    """A card as text, with its suit's symbol so suits are told apart by more than colour."""
-    if card.kind is Kind.WIZARD:
-        return f"{WIZARD_EMOJI} {t(locale, 'card.wizard')}"
-    if card.kind is Kind.JESTER:
-        return f"{JESTER_EMOJI} {t(locale, 'card.jester')}"
-    assert card.suit is not None
-    return f"{SUIT_EMOJI[card.suit]}{card.rank}"
 
 
 def _duration_unit(seconds: int) -> tuple[str, int]:

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 import discord
 
 from . import _ids
+
+
+def custom_ids(components: Sequence[Any]) -> Iterator[str]:
+    """The custom_ids of a message's components, nested ones included (a V2 message nests its rows
+    in containers, and a section holds its button as an accessory)."""
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            yield str(custom_id)
+        yield from custom_ids(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from custom_ids((accessory,))
 
 
 class ButtonHandler(Protocol):

@@ -13,13 +13,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import Game, Options, Phase, Play, RuleError, action_from_json, rules
+from bot.engine.errors import Reason as RuleReason
 from bot.guild_settings import DEFAULTS, SettingsError, language_override, option_overrides
 from bot.i18n import command_text, duration, t
 from bot.manager import GameRefused, Lobby, Player, Refusal, Table
 from bot.records import game_record
 from bot.storage import GameRecord
 
-from . import _hand, _ids, _lobby, _look, _permissions, _settings
+from . import _faces, _hand, _ids, _lobby, _look, _permissions, _private, _round, _settings
+from ._buttons import custom_ids
 from ._errors import explain
 from ._presenter import Presenter
 from ._review import review_embed
@@ -111,6 +113,10 @@ class WizardCog(commands.Cog, name="Wizard"):
         self.manager = bot.manager
         self.presenter = Presenter(bot)
 
+    async def cog_load(self) -> None:
+        # The card emojis, uploaded the first time: before any table or hand is drawn.
+        self.presenter.faces = await _faces.load(self.bot)
+
     async def cog_unload(self) -> None:
         self.presenter.close()
 
@@ -123,14 +129,29 @@ class WizardCog(commands.Cog, name="Wizard"):
 
     async def _can_host(self, interaction: Interaction) -> bool:
         """Whether the bot may show a game in this channel (from the permissions Discord sent with
-        the interaction); if not, tell the person privately what is missing and where to grant it."""
+        the interaction); if not, tell the person privately what is missing and where to grant it.
+        A permission the game can do without (Attach Files, for the final chart) does not stop it:
+        see `_tell_what_is_left_out`."""
         lacking = _permissions.missing(interaction.app_permissions, thread=_permissions.is_thread(interaction.channel))
-        if not lacking:
+        if not _permissions.blocking(lacking):
             return True
         assert interaction.channel_id is not None
         text = _permissions.refusal(_locale(interaction), interaction.channel_id, lacking)
         await interaction.response.send_message(text, ephemeral=True)
         return False
+
+    async def _tell_what_is_left_out(self, interaction: Interaction) -> None:
+        """After a game opened or started: tell its host privately what the game will do without
+        for a permission the channel lacks (the final chart, without Attach Files), and why."""
+        lacking = _permissions.missing(interaction.app_permissions, thread=_permissions.is_thread(interaction.channel))
+        left_out = tuple(name for name in lacking if name not in _permissions.blocking(lacking))
+        if not left_out or interaction.channel_id is None:
+            return
+        text = _permissions.left_out(_locale(interaction), interaction.channel_id, left_out)
+        try:
+            await interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException as error:
+            log.warning("could not tell the host what is left out (%s %s)", error.status, error.code)
 
     async def _is_shown(self, interaction: Interaction, table: Table) -> bool:
         """Whether the game's channel shows it. A game whose channel lost a permission waits; a
@@ -159,7 +180,7 @@ class WizardCog(commands.Cog, name="Wizard"):
         "This interaction failed".
         """
         try:
-            text = explain(_locale(interaction), error)
+            text = explain(_locale(interaction), error, self.presenter.faces)
         except Exception:
             log.exception("could not explain %r", error)
             text = t(_locale(interaction), "error.internal")
@@ -256,6 +277,7 @@ class WizardCog(commands.Cog, name="Wizard"):
         )
         if response.message_id is not None:
             await self.manager.set_lobby_message(lobby.id, response.message_id)
+        await self._tell_what_is_left_out(interaction)
 
     @wizard.command(name="stop", description=command_text("command.wizard.stop"))
     async def stop(self, interaction: Interaction) -> None:
@@ -410,6 +432,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             link = _message_link(lobby.guild_id, lobby.channel_id, None)
             await interaction.response.edit_message(embed=_lobby.lobby_started_embed(lobby, link, locale), view=None)
             self.presenter.link_lobby(table, lobby, interaction, locale)
+            await self._tell_what_is_left_out(interaction)
             return
         if self.manager.in_channel(lobby.channel_id) is not lobby:
             # The lobby closed (cancelled, or its last player left): the presenter says so.
@@ -488,7 +511,7 @@ class WizardCog(commands.Cog, name="Wizard"):
         except GameRefused as error:
             await self._refuse(interaction, error)
             return
-        await interaction.followup.send(embed=review_embed(review, _locale(interaction)), ephemeral=True)
+        await interaction.followup.send(embed=review_embed(review, self._look(interaction)), ephemeral=True)
 
     async def _rematch(self, interaction: Interaction, game_id: str) -> None:
         """A new lobby here with the same options and computer players; the other people are invited."""
@@ -535,28 +558,38 @@ class WizardCog(commands.Cog, name="Wizard"):
         )
         if response.message_id is not None:
             await self.manager.set_lobby_message(lobby.id, response.message_id)
+        await self._tell_what_is_left_out(interaction)
+
+    def _look(self, interaction: Interaction) -> _look.Look:
+        """How the person who clicked reads their private answers."""
+        return _look.Look(_locale(interaction), self.presenter.faces)
 
     async def _show_hand(self, interaction: Interaction, game_id: str) -> None:
-        """The player's hand privately: their earlier private hand updated where Discord allows (see
-        `_private`), else a new one."""
+        """The player's hand privately: their latest copy brought up to date where Discord allows (see
+        `_private`), else a new one; every copy then follows the game until it is retired."""
         user_id = interaction.user.id
         table, observation = self.manager.hand(game_id, user_id)
-        locale = _locale(interaction)
-        embed = _hand.hand_embed(table, observation, locale)
-        view = _hand.hand_view(table, observation, locale)
+        moves = len(table.game.log)
+        view = _hand.hand_view(table, observation, self._look(interaction))
+        shown = _hand.fingerprint(view)
         hands = self.presenter.private_hands
         round_ = table.game.round
-        if interaction.type is discord.InteractionType.component and hands.latest(game_id, user_id, round_):
+        latest = hands.latest(game_id, user_id, round_)
+        if interaction.type is discord.InteractionType.component and latest is not None:
             await interaction.response.defer()  # a deferred update of the table: no message, no change
-            if await hands.edit(game_id, user_id, round_, embed=embed, view=view):
+            if await latest.edit(view=view):
+                latest.shown = shown
+                self.presenter.settle(table, user_id, latest.message_id, moves)
                 return
-            sent = await interaction.followup.send(
-                embed=embed, view=view or discord.utils.MISSING, ephemeral=True, wait=True
-            )
-            hands.remember(game_id, user_id, interaction, round_, sent.id)
-            return
-        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
-        hands.remember(game_id, user_id, interaction, round_)
+            sent = await interaction.followup.send(view=view, ephemeral=True, wait=True)
+            copy = _private.Copy(interaction, sent.id, round_, followup=True, shown=shown)
+        else:
+            response = await interaction.response.send_message(view=view, ephemeral=True)
+            if response.message_id is None:
+                return
+            copy = _private.Copy(interaction, response.message_id, round_, shown=shown)
+        self.presenter.keep_copy(table, user_id, copy)
+        self.presenter.settle(table, user_id, copy.message_id, moves)
 
     async def _action_click(self, interaction: Interaction, button: _ids.ActionId) -> None:
         table = self.manager.table(button.game)
@@ -568,46 +601,51 @@ class WizardCog(commands.Cog, name="Wizard"):
             if len(hand) != 1:
                 raise GameRefused(Refusal.STALE)
             action = Play(hand[0])
-        locale = _locale(interaction)
+        look = self._look(interaction)
         try:
             applied = await self.manager.act(
                 button.game, interaction.user.id, action, round=button.round, trick=button.trick
             )
-        except RuleError:
+        except RuleError as error:
+            seat = table.seat_of(interaction.user.id)
+            if error.reason is RuleReason.NOT_YOUR_TURN and seat is not None:
+                # Not just "not your turn": whose it is, and how many moves until yours.
+                text = _round.wait_text(look, table, table.game.observation(seat), seat)
+                await interaction.response.send_message(text, ephemeral=True)
+                return
             if isinstance(action, Play) and table.game.phase is Phase.BID:
-                # A DM shows its cards from its player's own bid on: say what they wait for.
-                await interaction.response.send_message(t(locale, "error.bidding_not_over"), ephemeral=True)
+                await interaction.response.send_message(t(look.locale, "error.bidding_not_over"), ephemeral=True)
                 return
             raise
-        if applied.round is not None:
-            # The round ended with this card: the clicked message stays with its round, and the
-            # next round's hand arrives in a new message.
-            await interaction.response.edit_message(
-                embed=_hand.hand_over_embed(table, applied.round.round, locale), view=None
-            )
-            if interaction.message is not None:
-                self.presenter.note_hand_retired(table, interaction.user.id, interaction.message.id)
-            return
-        # The clicked message shows the hand as it is now: the DM as the steady hand of the round,
-        # the ephemeral copy from My hand as this moment.
         message = interaction.message
         # A click in a DM is on the DM hand (its copies from My hand are in the server's channel): a
         # guest copy of the game (see `Table.guest`) may not know that round's message yet.
         in_dm = message is not None and (
             table.is_hand_message(interaction.user.id, message.id) or interaction.guild_id is None
         )
-        observation = table.game.observation(applied.seat)
-        embed = _hand.hand_embed(table, observation, locale, steady=in_dm)
-        view = _hand.hand_view(table, observation, locale, steady=in_dm)
-        await interaction.response.edit_message(embed=embed, view=view)
-        if message is not None:
-            self.presenter.note_hand_shown(table, interaction.user.id, message.id, embed, view)
-            if in_dm:
-                # This click's token edits the DM hand from now on, outside the request budget.
-                self.presenter.dm_hands.remember(table.id, interaction.user.id, interaction, table.game.round)
-            if message.flags.ephemeral:
-                # A private hand played from: this click's token edits it from now on.
-                self.presenter.private_hands.remember(table.id, interaction.user.id, interaction, table.game.round)
+        if applied.round is not None:
+            # The round ended with this card: the clicked message stays with its round, and the
+            # next round's hand arrives in a new message.
+            await interaction.response.edit_message(view=_hand.hand_over_view(table, applied.round.round, look))
+            if message is not None:
+                self.presenter.note_hand_retired(table, interaction.user.id, message.id)
+                if message.flags.ephemeral:
+                    self.presenter.private_hands.drop_message(table.id, interaction.user.id, message.id)
+            return
+        # The clicked message shows the hand as it is now; the feed brings the others up to date.
+        moves = len(table.game.log)
+        view = _hand.hand_view(table, table.game.observation(applied.seat), look, in_dm=in_dm)
+        await interaction.response.edit_message(view=view)
+        if message is None:
+            return
+        # This click's token edits the clicked message from now on, outside the request budget.
+        copy = _private.Copy(interaction, message.id, table.game.round, shown=_hand.fingerprint(view))
+        if in_dm:
+            self.presenter.note_hand_shown(table, interaction.user.id, message.id, view)
+            self.presenter.dm_hands.remember(table.id, interaction.user.id, copy)
+        elif message.flags.ephemeral:
+            self.presenter.keep_copy(table, interaction.user.id, copy)
+        self.presenter.settle(table, interaction.user.id, message.id, moves)
 
     # -- permissions given back ------------------------------------------------------------
     # A game that waits for a permission in its channel goes on when Discord says the channel's
@@ -639,11 +677,7 @@ class WizardCog(commands.Cog, name="Wizard"):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        on_message = any(
-            getattr(child, "custom_id", None) == custom_id
-            for row in interaction.message.components
-            for child in getattr(row, "children", [row])
-        )
+        on_message = custom_id in custom_ids(interaction.message.components)
         if custom_id.startswith(_ids.PREFIX) and on_message:
             return  # WizardButton handles it
         await interaction.response.send_message(t(_locale(interaction), "error.broken_button"), ephemeral=True)

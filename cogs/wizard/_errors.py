@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from bot.engine import RuleError, Suit
-from bot.i18n import duration, suit_name, t, text
+from bot.i18n import duration, t, text
 from bot.manager import GameRefused, Refusal
 
+from ._faces import TEXT, Faces
 
-def explain(locale: str | None, error: Exception) -> str:
-    """A refused request as a sentence in `locale`."""
+
+def explain(locale: str | None, error: Exception, faces: Faces = TEXT) -> str:
+    """A refused request as a sentence in `locale` (a suit written with `faces`)."""
     if isinstance(error, GameRefused):
         details = dict(error.details)
         if error.refusal is Refusal.BAD_TIMER:
@@ -22,6 +24,6 @@ def explain(locale: str | None, error: Exception) -> str:
         details = dict(error.details)
         suit = details.get("suit")
         if isinstance(suit, Suit):
-            details["suit"] = suit_name(locale, suit)
+            details["suit"] = faces.suit_named(locale, suit)
         return t(locale, f"error.{error.reason.value}", **details)
     return t(locale, "error.internal")

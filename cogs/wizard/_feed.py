@@ -12,8 +12,9 @@ import datetime
 import io
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import aiohttp
 import discord
@@ -24,6 +25,8 @@ from bot.i18n import duration, t
 from bot.manager import Player, Table
 
 from . import _chart, _end, _hand, _look, _permissions, _private, _table
+from ._faces import Faces
+from ._look import Look
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -35,6 +38,7 @@ class Presenting(Protocol):
     """What a feed asks of the presenter that owns it."""
 
     bot: WizardBot
+    faces: Faces
     dm_hands: _private.PrivateHands
     private_hands: _private.PrivateHands
 
@@ -60,14 +64,21 @@ class RefreshTable:
 
 @dataclass(frozen=True, slots=True)
 class RefreshHands:
-    """Bring these seats' DM hands up to date.
+    """Bring these seats' hands up to date: the DM of the round and every copy from My hand.
 
-    A DM hand is steady (see `_hand`): another player's move changes it only when that move
-    chooses trump or leaves it the last bidder with a forbidden bid, so after a move only the mover
-    and the seats now to act need a look, and the others are not even drawn.
+    Every hand shows the trick, the bids and whose move it is (`_hand`), so after a move every
+    seat's hands are looked at; one that would not change is not edited.
     """
 
     seats: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class RetireCopies:
+    """Retire the copies from My hand whose tokens run out now (see `_private`), and those of
+    `messages` (pushed out by newer copies)."""
+
+    messages: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +121,7 @@ class Stopped:
 # What `hand_shown` holds for a hand message whose buttons are already off (its round is over).
 RETIRED = object()
 
-Job = RefreshTable | RefreshHands | RoundEnd | NewRound | DealHands | Remind | Final | Stopped
+Job = RefreshTable | RefreshHands | RetireCopies | RoundEnd | NewRound | DealHands | Remind | Final | Stopped
 # A DM that failed for a passing reason (discord.py has already retried 5xx and dropped connections)
 # is sent again after 1, 2, 4 … seconds, this many times; the player also has My hand meanwhile.
 DM_RETRIES = 6
@@ -295,6 +306,15 @@ class Feed:
         return self._locale
 
     @property
+    def look(self) -> Look:
+        """How the channel reads the game."""
+        return Look(self.locale, self.presenter.faces)
+
+    def look_of(self, player: Player) -> Look:
+        """How a player reads their own hand."""
+        return Look(self.presenter.user_locale(player.user_id, self.table.guild_id), self.presenter.faces)
+
+    @property
     def channel(self) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(self.table.channel_id, guild_id=self.table.guild_id)
 
@@ -313,6 +333,9 @@ class Feed:
                 await self._edit_table()
         elif isinstance(job, RefreshHands):
             await self._refresh_hands(job.seats)
+        elif isinstance(job, RetireCopies):
+            # A second early: the timer that pushed this job and the token's clock need not agree to the millisecond.
+            await self._retire_copies(lambda c: c.expires_within(1.0) or c.message_id in job.messages, retired=True)
         elif isinstance(job, RoundEnd):
             await self._end_round(job.result, job.last_trick)
         elif isinstance(job, Final):
@@ -394,28 +417,24 @@ class Feed:
     async def _post_table(self) -> None:
         """The round's table, once: a post whose answer was lost, sent again, returns the same message."""
         message = await self.channel.send(
-            embed=_table.table_embed(self.table, self.locale),
-            view=_table.table_view(self.table, self.locale),
-            nonce=self._nonce(f"t{self.table.game.round_position}"),
+            view=_table.table_view(self.table, self.look), nonce=self._nonce(f"t{self.table.game.round_position}")
         )
         await self.bot.manager.set_table_message(self.table, message.id)
         await self.presenter.show_lobby_link(self.table)
 
-    async def _edit_table(self, **replace: Any) -> None:
-        """Edit the table message; post a new one if it was deleted."""
+    async def _edit_table(self, view: discord.ui.LayoutView | None = None) -> None:
+        """Edit the table message (to `view`, else the live table); post a new one if it was deleted."""
         message_id = self.table.table_message_id
-        fields: dict[str, Any] = {
-            "embed": _table.table_embed(self.table, self.locale),
-            "view": _table.table_view(self.table, self.locale),
-        }
-        fields.update(replace)
         if message_id is None:
             return
+        view = view or _table.table_view(self.table, self.look)
         try:
-            await self.channel.get_partial_message(message_id).edit(**fields)
+            # A table of an older version of the bot is an embed: content and embeds are emptied
+            # as the message becomes a V2 one (Discord requires it).
+            await self.channel.get_partial_message(message_id).edit(content=None, embed=None, view=view)
         except discord.NotFound:
             log.info("game %s: the table message was deleted; posting a new one", self.table.id)
-            message = await self.channel.send(**fields)
+            message = await self.channel.send(view=view)
             await self.bot.manager.set_table_message(self.table, message.id)
 
     async def _deal_hands(self, attempt: int = 0) -> None:
@@ -440,10 +459,7 @@ class Feed:
             if player.user_id in old and self.hand_shown.get(player.user_id) is not RETIRED:
                 await self._retire_hand(player, old[player.user_id])
                 self.hand_shown[player.user_id] = RETIRED
-            locale = self.presenter.user_locale(player.user_id, table.guild_id)
-            observation = table.game.observation(seat)
-            embed = _hand.hand_embed(table, observation, locale, steady=True)
-            view = _hand.hand_view(table, observation, locale, steady=True)
+            view = _hand.hand_view(table, table.game.observation(seat), self.look_of(player), in_dm=True)
             try:
                 # Last round's DM channel if there was one: no user lookup or channel creation per round.
                 with priority(Priority.HAND):
@@ -455,7 +471,7 @@ class Feed:
                         dm = await self.bot.create_dm(discord.Object(player.user_id))
                     nonce = self._nonce(f"h{table.game.round_position}")
                     sent_at = discord.utils.utcnow()
-                    message = await dm.send(embed=embed, view=view or discord.utils.MISSING, nonce=nonce)
+                    message = await dm.send(view=view, nonce=nonce)
             except discord.Forbidden as error:
                 if error.code == CLOSED_DMS:
                     closed.append(player)
@@ -475,12 +491,12 @@ class Feed:
                 self.hand_shown.pop(player.user_id, None)
                 dealt |= {seat}
             else:
-                self.hand_shown[player.user_id] = fingerprint(embed, view)
+                self.hand_shown[player.user_id] = _hand.fingerprint(view)
         if failed and attempt < DM_RETRIES:
             job = DealHands(table.game.round, attempt + 1)
             asyncio.get_running_loop().call_later(2**attempt, self.push, job)
-        if dealt:
-            await self._refresh_hands(dealt)
+        # The hands already dealt (a restart, a retry), and the copies from My hand, show this moment.
+        await self._refresh_hands(EVERYONE)
         if closed:
             # Said in the channel before it is stored: if the post fails or the bot dies between the
             # two, the job runs again, meets the closed DMs again and says it again, and the nonce
@@ -488,39 +504,53 @@ class Feed:
             # on by the time a retry runs) keeps Discord from showing it twice.
             seats = "".join(str(table.seat_of(player.user_id)) for player in closed)
             await self.channel.send(
-                _table.dm_closed_text(closed, self.locale),
+                _table.dm_closed_text(closed, self.look),
                 allowed_mentions=discord.AllowedMentions(users=True),
                 nonce=self._nonce(f"ds{seats}"),
             )
             for player in closed:
                 await self.bot.manager.mark_dm_closed(table, player.user_id)
 
+    def _dm_copy(self, player: Player, message_id: int) -> _private.Copy | None:
+        """The token that can still edit this DM hand message: its player's latest click on it."""
+        clicked = self.presenter.dm_hands.of(self.table.id, player.user_id)
+        return next((c for c in clicked if c.message_id == message_id and c.valid), None)
+
     async def _retire_hand(self, player: Player, where: tuple[int, int, int]) -> None:
         """Put a finished round's hand message in its closed form: the same the last card's click
         gives it, so that each hand ends alike whichever edit lands last."""
         channel_id, message_id, round_number = where
-        locale = self.presenter.user_locale(player.user_id, self.table.guild_id)
-        embed = _hand.hand_over_embed(self.table, round_number, locale)
+        view = _hand.hand_over_view(self.table, round_number, self.look_of(player))
+        copy = self._dm_copy(player, message_id)
+        if copy is not None and await copy.edit(view=view):
+            return  # through the click's token: outside the budget
         dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
             with priority(Priority.HAND):
-                await dm.get_partial_message(message_id).edit(embed=embed, view=None)
+                await dm.get_partial_message(message_id).edit(content=None, embed=None, view=view)
         except discord.HTTPException as error:
             self._log_once("retire hand", error)
 
     async def _refresh_hands(self, seats: frozenset[int] = EVERYONE) -> None:
         table = self.table
-        for seat, player in enumerate(table.players):
-            where = table.hand_messages.get(player.user_id)
-            if where is None and player.user_id in table.dm_closed and seat in seats:
-                await self._refresh_private(seat, player)
+        # The copies from My hand first, all at once: through their tokens, outside the budget.
+        await asyncio.gather(
+            *(
+                self._refresh_copies(seat, player)
+                for seat, player in enumerate(table.players)
+                if seat in seats and player.is_person
+            )
+        )
+        # Then the DMs, the one to move first: it is the one a player waits for.
+        order = sorted(range(len(table.players)), key=lambda seat: seat not in table.game.waiting_for())
+        for seat in order:
+            player = table.players[seat]
+            if seat not in seats or not player.is_person:
                 continue
-            if seat not in seats:
-                continue
-            # A turn edit the budget has paid for (see `_owe_turn`) is this hand's edit, or is given back.
+            # An edit the budget has paid for (see `_owe`) is this hand's edit, or is given back.
             paid = seat in self._turns_paid
             self._turns_paid.discard(seat)
-            if not await self._refresh_hand(seat, player, where, paid=paid) and paid:
+            if not await self._refresh_hand(seat, player, table.hand_messages.get(player.user_id), paid=paid) and paid:
                 self.bot.budget.give_back()
 
     async def _refresh_hand(self, seat: int, player: Player, where: tuple[int, int, int] | None, *, paid: bool) -> bool:
@@ -531,51 +561,34 @@ class Feed:
         # the last round, the round's end closes the hands (`_retire_hand`).
         if where is None or where[2] != table.game.round or table.game.is_over:
             return False
-        locale = self.presenter.user_locale(player.user_id, table.guild_id)
-        observation = table.game.observation(seat)
-        embed = _hand.hand_embed(table, observation, locale, steady=True)
-        view = _hand.hand_view(table, observation, locale, steady=True)
-        shown = fingerprint(embed, view)
-        before = self.hand_shown.get(player.user_id)
-        if before == shown:
+        view = _hand.hand_view(table, table.game.observation(seat), self.look_of(player), in_dm=True)
+        shown = _hand.fingerprint(view)
+        if self.hand_shown.get(player.user_id) == shown:
             return False
         # Once the player has clicked this hand, that click's token edits it for 15 minutes, and
         # Discord counts interaction endpoints outside the global budget: no budget, no waiting.
-        clicked = self.presenter.dm_hands.latest(table.id, player.user_id, table.game.round)
-        if (
-            clicked is not None
-            and getattr(clicked.interaction.message, "id", None) == where[1]
-            and await self.presenter.dm_hands.edit(table.id, player.user_id, table.game.round, embed=embed, view=view)
-        ):
-            self.hand_shown[player.user_id] = shown
+        copy = self._dm_copy(player, where[1])
+        if copy is not None and await copy.edit(view=view):
+            self.hand_shown[player.user_id] = copy.shown = shown
             return False
-        # An edit only to put a hand in its turn form is a *turn edit*, the lowest priority: it goes
-        # only while the budget has room, else it is owed and sent as soon as there is (the steady
-        # form the hand keeps meanwhile is still right, and the table names the mover). Merged: an
-        # edit the hand needs anyway (trump chosen, a new round) carries the turn form along, and
-        # one still owed when the turn has passed costs nothing. Taking the turn form back is a
-        # plain hand edit: a stale "your move" would mislead.
-        level: Priority | None = None if paid else Priority.HAND
-        if not paid and _hand.is_turn(table, observation):
-            steady = _hand.hand_embed(table, observation, locale, steady=True, turn=False)
-            steady_view = _hand.hand_view(table, observation, locale, steady=True, turn=False)
-            if before == fingerprint(steady, steady_view):
-                if not self.bot.budget.try_take():
-                    self._owe_turn(seat)
-                    return False
-                level = None  # paid for
+        # Else the edit is the budget's lowest priority (`bot.budget`, "turn edits"): it goes only
+        # while the budget has room, else it is owed and sent, paid for, as soon as there is. A move
+        # made meanwhile redraws the hand then: owed edits merge, and cost one request.
+        if not paid and not self.bot.budget.try_take():
+            self._owe(seat)
+            return False
         dm = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private)
         try:
-            with priority(level):
-                await dm.get_partial_message(where[1]).edit(embed=embed, view=view)
+            with priority(None):
+                await dm.get_partial_message(where[1]).edit(content=None, embed=None, view=view)
         except discord.HTTPException as error:
             self._log_once("hand", error)
-            return paid
+            return True
         self.hand_shown[player.user_id] = shown
-        return paid
+        return True
 
-    def _owe_turn(self, seat: int) -> None:
-        """Send a turn edit put off for want of budget as soon as the budget has room for it: the
+    def _owe(self, seat: int) -> None:
+        """Send a hand edit put off for want of budget as soon as the budget has room for it: the
         budget hands that room over paid for, and the hand's next refresh spends it."""
         if seat in self._turns_owed:
             return
@@ -591,32 +604,55 @@ class Feed:
 
         self.bot.budget.when_room(room)
 
-    async def _refresh_private(self, seat: int, player: Player) -> None:
-        """A player whose DMs are closed plays from My hand: their latest private hand follows the
-        turn as a DM would (through its interaction's token, while Discord allows; else their next
-        press of My hand shows it)."""
+    async def _refresh_copies(self, seat: int, player: Player) -> None:
+        """Bring the player's copies from My hand of this round up to date, through their tokens; one
+        Discord refuses (dismissed) is let go."""
         table = self.table
-        locale = self.presenter.user_locale(player.user_id, table.guild_id)
-        observation = table.game.observation(seat)
-        embed = _hand.hand_embed(table, observation, locale)
-        view = _hand.hand_view(table, observation, locale)
-        shown = fingerprint(embed, view)
-        if self.hand_shown.get(player.user_id) == shown:
+        hands = self.presenter.private_hands
+        copies = [c for c in hands.of(table.id, player.user_id) if c.round == table.game.round and c.valid]
+        if not copies:
             return
-        if await self.presenter.private_hands.edit(table.id, player.user_id, table.game.round, embed=embed, view=view):
-            self.hand_shown[player.user_id] = shown
+        view = _hand.hand_view(table, table.game.observation(seat), self.look_of(player))
+        shown = _hand.fingerprint(view)
+        for copy in copies:
+            if copy.shown == shown:
+                continue
+            if await copy.edit(view=view):
+                copy.shown = shown
+            else:
+                hands.drop(table.id, player.user_id, copy)
+
+    async def _retire_copies(self, which: Callable[[_private.Copy], bool], *, retired: bool) -> None:
+        """Take the buttons off the copies from My hand that `which` picks, and let them go: as out of
+        date (`retired`: their token runs out), else as their round's end."""
+        table = self.table
+        hands = self.presenter.private_hands
+        for user_id in hands.players(table.id):
+            player = table.players[table.seat_of(user_id) or 0]
+            look = self.look_of(player)
+            for copy in hands.of(table.id, user_id):
+                if not which(copy):
+                    continue
+                if retired:
+                    view = _hand.retired_view(table, copy.round, look)
+                else:
+                    view = _hand.hand_over_view(table, copy.round, look)
+                await copy.edit(view=view)
+                hands.drop(table.id, user_id, copy)
 
     async def _end_round(self, result: RoundResult, last_trick: TrickResult) -> None:
-        await self._edit_table(embed=_table.round_over_embed(self.table, result, last_trick, self.locale), view=None)
+        await self._edit_table(_table.round_over_view(self.table, result, last_trick, self.look))
+        await self._retire_copies(lambda copy: copy.round == result.round, retired=False)
         await self._owed_pads()
         if self.table.game.is_over:
             await self._retire_all_hands()
 
     async def _stop(self, by: Player | None, reason: str) -> None:
-        await self._edit_table(embed=_table.closed_table_embed(self.table, self.locale, stopped_by=by), view=None)
+        await self._edit_table(_table.closed_table_view(self.table, self.look, stopped_by=by))
         if reason == "abandoned":
             await self.channel.send(t(self.locale, "table.abandoned"), nonce=self._nonce("x"))
         await self._retire_all_hands()
+        await self._retire_copies(lambda copy: True, retired=False)
         await self.bot.manager.set_final_message(self.table, self.table.table_message_id or 0)
 
     async def _retire_all_hands(self) -> None:
@@ -633,21 +669,3 @@ CLOCK_SKEW = datetime.timedelta(seconds=2)
 def _made_now(message: discord.Message, sent_at: datetime.datetime) -> bool:
     """Whether `message` is the one a send made just now, not one a nonce returned from before."""
     return message.edited_at is None and message.created_at >= sent_at - CLOCK_SKEW
-
-
-def fingerprint(embed: discord.Embed, view: discord.ui.View | None) -> object:
-    """A fingerprint of a hand message, to tell whether an edit would change anything.
-
-    A disabled button's custom_id is left out: it cannot be clicked, so the trick number in it
-    going stale is no reason to edit every waiting hand after every card. Only a hash is kept
-    (for every seated player of every live game), not the rendered message.
-    """
-    rows = []
-    for row in view.to_components() if view is not None else []:
-        rows.append(
-            [
-                {key: value for key, value in button.items() if not (key == "custom_id" and button.get("disabled"))}
-                for button in row["components"]
-            ]
-        )
-    return hash(repr((embed.to_dict(), rows)))

@@ -1,15 +1,19 @@
-"""What every screen shares: colours, how a player is named, the one kind of button, the house rules."""
+"""What every screen shares: its reader (`Look`), colours, names, the one kind of button, the house rules."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.utils import escape_markdown
 
-from bot.engine import Options, Suit
+from bot.engine import Card, Options, Suit
 from bot.i18n import t, tn
 from bot.manager import Player, Table
 
 from ._buttons import WizardButton
+from ._faces import TEXT, Faces
 
 COLOUR = discord.Colour.dark_purple()
 TURN_COLOUR = discord.Colour.green()  # a hand at its player's move: seen at a glance in the DM list
@@ -43,18 +47,62 @@ def player_name(player: Player, locale: str | None) -> str:
     return escape_markdown(player.name)
 
 
+@dataclass(frozen=True, slots=True)
+class Look:
+    """Who reads a screen, as far as drawing it goes: their language, and the card faces the bot has."""
+
+    locale: str | None
+    faces: Faces = TEXT
+
+    def t(self, key: str, /, **params: object) -> str:
+        return t(self.locale, key, **params)
+
+    def tn(self, key: str, n: int, /, **params: object) -> str:
+        return tn(self.locale, key, n, **params)
+
+    def name(self, player: Player) -> str:
+        return player_name(player, self.locale)
+
+    def card(self, card: Card) -> str:
+        return self.faces.card(self.locale, card)
+
+
 def button(
     custom_id: str,
     label: str | None,
     *,
     style: discord.ButtonStyle,
-    emoji: str | None = None,
+    emoji: str | discord.PartialEmoji | None = None,
     disabled: bool = False,
     row: int | None = None,
 ) -> WizardButton:
     return WizardButton(
         discord.ui.Button(custom_id=custom_id, label=label, style=style, emoji=emoji, disabled=disabled), row=row
     )
+
+
+# -- Components V2: the table and the hands are laid out with them --------------------------
+
+
+def text(content: str) -> discord.ui.TextDisplay[Any]:
+    return discord.ui.TextDisplay(content)
+
+
+def line() -> discord.ui.Separator[Any]:
+    return discord.ui.Separator(visible=True)
+
+
+def gap() -> discord.ui.Separator[Any]:
+    return discord.ui.Separator(visible=False)
+
+
+def layout(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
+    """A message of components (V2), with no timeout: its buttons are `WizardButton`s, which work
+    after a restart."""
+    view = discord.ui.LayoutView(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
 
 
 def position(table: Table, round_number: int) -> int:

@@ -1,10 +1,12 @@
 """What the bot must be allowed to do in a game's channel, and how to say what is missing.
 
-A game shows itself through messages the bot posts in its channel: the table (an embed), the
-score pads, the final standings with their chart (a file). Discord refuses each of these without
-the right permission (403 50013, or 50001 without View Channel), so a game is only started
-where all of them are granted, and a game whose channel loses one waits, safely, until it is back.
-Interaction answers (the lobby, every private reply) need none of them.
+A game shows itself through messages the bot posts in its channel: the table, the score pads, the
+final standings with their chart (a file). Discord refuses each of these without the right
+permission (403 50013, or 50001 without View Channel), so a game is only started where they are
+granted, and a game whose channel loses one waits, safely, until it is back. The chart alone is
+optional: without Attach Files a game starts, its host is told privately that the final standings
+will come without their chart, and they do. Interaction answers (the lobby, every private reply)
+need none of them.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from bot.i18n import t
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
 IN_THREAD = {"send_messages": "send_messages_in_threads"}
 # The chart of the final standings is a file: without Attach Files the standings are shown without
-# it, rather than held back, once a game is under way.
-OPTIONAL_WHILE_PLAYING = frozenset({"attach_files"})
+# it, rather than held back, and a game starts without it.
+OPTIONAL = frozenset({"attach_files"})
 
 _THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 
@@ -48,8 +50,8 @@ def missing(permissions: discord.Permissions, *, thread: bool) -> tuple[str, ...
 
 
 def blocking(lacking: tuple[str, ...]) -> tuple[str, ...]:
-    """Of the permissions a running game lacks, those that stop it from being shown."""
-    return tuple(name for name in lacking if name not in OPTIONAL_WHILE_PLAYING)
+    """Of the permissions a game lacks, those that stop it from being shown."""
+    return tuple(name for name in lacking if name not in OPTIONAL)
 
 
 def in_cache(bot: discord.Client, guild_id: int, channel_id: int) -> tuple[str, ...] | None:
@@ -72,6 +74,11 @@ def names(locale: str | None, lacking: tuple[str, ...]) -> str:
 def refusal(locale: str | None, channel_id: int, lacking: tuple[str, ...]) -> str:
     """Why a game cannot start here, and where a server manager grants what is missing."""
     return t(locale, "permissions.cannot_start", channel=channel_id, permissions=names(locale, lacking))
+
+
+def left_out(locale: str | None, channel_id: int, lacking: tuple[str, ...]) -> str:
+    """What a game in the channel will do without, for the host (only the final chart, today)."""
+    return t(locale, "permissions.no_chart", channel=channel_id, permissions=names(locale, lacking))
 
 
 def paused(locale: str | None, channel_id: int, lacking: tuple[str, ...]) -> str:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import ChooseTrump
 from bot.guild_settings import language_override
 from bot.manager import (
     ActionApplied,
@@ -32,6 +31,8 @@ from bot.manager import (
 )
 
 from . import _ids, _lobby, _permissions, _private
+from ._buttons import custom_ids
+from ._faces import TEXT, Faces
 from ._feed import (
     EVERYONE,
     RETIRED,
@@ -43,10 +44,11 @@ from ._feed import (
     RefreshHands,
     RefreshTable,
     Remind,
+    RetireCopies,
     RoundEnd,
     Stopped,
-    fingerprint,
 )
+from ._hand import fingerprint
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -69,10 +71,12 @@ class Presenter:
         self._tasks: set[asyncio.Task[None]] = set()
         # Games just started whose lobby message links to the table once it is posted.
         self._lobby_links: dict[str, tuple[Lobby, discord.Interaction[Any], str | None]] = {}
-        # Each player's latest private hand (My hand, /wizard hand), updated in place where Discord allows.
+        # How cards are written: the bot's own emojis once the cog has them (`_faces.load`), else text.
+        self.faces: Faces = TEXT
+        # Each player's copies of their hand (My hand, /wizard hand), kept current through their tokens.
         self.private_hands = _private.PrivateHands()
         # Each player's latest click on their DM hand: its token edits that hand outside the request budget.
-        self.dm_hands = _private.PrivateHands()
+        self.dm_hands = _private.PrivateHands(most=1)
         bot.manager.subscribe(self._on_event)
 
     def public_locale(self, guild_id: int) -> str | None:
@@ -112,10 +116,7 @@ class Presenter:
                 feed.push(Final() if applied.game_over else NewRound())
             else:
                 feed.push(RefreshTable())
-                if isinstance(applied.action, ChooseTrump):
-                    feed.push(RefreshHands(EVERYONE))  # every hand shows the trump
-                else:
-                    feed.push(RefreshHands(frozenset((applied.seat, *event.table.game.waiting_for()))))
+                feed.push(RefreshHands(EVERYONE))  # every hand shows the trick, the bids and the mover
         elif isinstance(event, GameStopped):
             self.feed(event.table).push(Stopped(event.by, event.reason))
         elif isinstance(event, PresenceChanged):
@@ -206,20 +207,45 @@ class Presenter:
             return None
         async for message in channel.history(limit=LOBBY_SEARCH):
             if message.author.id == me.id and any(
-                isinstance(button := _ids.parse(str(getattr(child, "custom_id", ""))), _ids.LobbyId)
-                and button.game == lobby.id
-                for row in message.components
-                for child in getattr(row, "children", ())
+                isinstance(button := _ids.parse(custom_id), _ids.LobbyId) and button.game == lobby.id
+                for custom_id in custom_ids(message.components)
+                if custom_id.startswith(_ids.PREFIX)
             ):
                 return message
         return None
 
-    def note_hand_shown(
-        self, table: Table, user_id: int, message_id: int, embed: discord.Embed, view: discord.ui.View | None
-    ) -> None:
+    def note_hand_shown(self, table: Table, user_id: int, message_id: int, view: discord.ui.LayoutView) -> None:
         """A click's response already showed this hand in `message_id`: if that is the DM, don't edit it again."""
         if table.is_hand_message(user_id, message_id) and not table.guest:
-            self.feed(table).hand_shown[user_id] = fingerprint(embed, view)
+            self.feed(table).hand_shown[user_id] = fingerprint(view)
+
+    def settle(self, table: Table, user_id: int, message_id: int, moves: int) -> None:
+        """A click's answer showed the player's hand as it was after `moves` moves, in `message_id`.
+        The feed may have edited that message meanwhile with a later moment, and the answer landed
+        after it: if a move was made since, the hand is drawn again, after the answer, by the feed."""
+        if table.guest or len(table.game.log) == moves:
+            return
+        for copy in self.private_hands.of(table.id, user_id):
+            if copy.message_id == message_id:
+                copy.shown = None
+        feed = self.feed(table)
+        if table.is_hand_message(user_id, message_id):
+            feed.hand_shown.pop(user_id, None)
+        seat = table.seat_of(user_id)
+        if seat is not None:
+            feed.push(RefreshHands(frozenset((seat,))))
+
+    def keep_copy(self, table: Table, user_id: int, copy: _private.Copy) -> None:
+        """Keep a copy of a player's hand current from now on (see `_private`), and retire it before
+        its token runs out; a copy pushed out by it is retired now."""
+        if table.guest:
+            return
+        feed = self.feed(table)
+        pushed_out = self.private_hands.remember(table.id, user_id, copy)
+        if pushed_out:
+            feed.push(RetireCopies(tuple(c.message_id for c in pushed_out)))
+        wait = (_private.deadline(copy.interaction) - discord.utils.utcnow()).total_seconds()
+        asyncio.get_running_loop().call_later(max(0.0, wait), feed.push, RetireCopies())
 
     def note_hand_retired(self, table: Table, user_id: int, message_id: int) -> None:
         """A click's response already took the buttons off this hand message (its round is over)."""

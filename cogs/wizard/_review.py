@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine import Bid, Play
-from bot.i18n import card_name, t, tn
 
-from ._look import COLOUR
+from ._look import COLOUR, Look
 
 if TYPE_CHECKING:
     # Only its types: `bot.review` brings the computer players, which starting the bot leaves out.
@@ -28,28 +27,27 @@ FIELD_VALUE = 1024
 FIELD_NAME = 256
 
 
-def _decision(locale: str | None, action: Bid | Play) -> str:
-    return str(action.tricks) if isinstance(action, Bid) else card_name(locale, action.card)
+def _decision(look: Look, action: Bid | Play) -> str:
+    return str(action.tricks) if isinstance(action, Bid) else look.card(action.card)
 
 
-def _costly_line(locale: str | None, moment: Moment) -> str:
-    theirs, hard = _decision(locale, moment.theirs), _decision(locale, moment.hard)
+def _costly_line(look: Look, moment: Moment) -> str:
+    theirs, hard = _decision(look, moment.theirs), _decision(look, moment.hard)
     if moment.trick == 0:
-        return t(locale, "review.top_bid", round=moment.round, theirs=theirs, hard=hard, stake=moment.stake)
-    return t(
-        locale, "review.top_play", round=moment.round, trick=moment.trick, theirs=theirs, hard=hard, stake=moment.stake
+        return look.t("review.top_bid", round=moment.round, theirs=theirs, hard=hard, stake=moment.stake)
+    return look.t(
+        "review.top_play", round=moment.round, trick=moment.trick, theirs=theirs, hard=hard, stake=moment.stake
     )
 
 
-def _bid_line(locale: str | None, game_round: RoundReview) -> str:
+def _bid_line(look: Look, game_round: RoundReview) -> str:
     common = {"bid": game_round.bid, "tricks": game_round.tricks, "points": game_round.points}
     if game_round.hard_bid is None or game_round.expected is None:
-        return t(locale, "review.bid_unweighed", **common)
+        return look.t("review.bid_unweighed", **common)
     bid_moment = next((m for m in game_round.moments if m.trick == 0), None)
     if bid_moment is None:
-        return t(locale, "review.bid", hard=game_round.hard_bid, expected=game_round.expected, **common)
-    return t(
-        locale,
+        return look.t("review.bid", hard=game_round.hard_bid, expected=game_round.expected, **common)
+    return look.t(
         "review.bid_stake",
         hard=game_round.hard_bid,
         expected=game_round.expected,
@@ -62,21 +60,20 @@ class _RoundField:
     """A round's field: its name, bid line and card lines made once; the cards folded away re-make
     only the last line."""
 
-    def __init__(self, locale: str | None, game_round: RoundReview) -> None:
-        self.locale = locale
+    def __init__(self, look: Look, game_round: RoundReview) -> None:
+        self.look = look
         self.round = game_round
-        hand = " ".join(card_name(locale, card) for card in game_round.hand)
-        self.name = t(locale, "review.round", round=game_round.round, hand=hand)[:FIELD_NAME]
+        hand = " ".join(look.card(card) for card in game_round.hand)
+        self.name = look.t("review.round", round=game_round.round, hand=hand)[:FIELD_NAME]
         # Without the hand: the last resort when folding every card is not enough.
-        self.short_name = t(locale, "review.round", round=game_round.round, hand=str(game_round.cards))
-        self.bid = _bid_line(locale, game_round)
+        self.short_name = look.t("review.round", round=game_round.round, hand=str(game_round.cards))
+        self.bid = _bid_line(look, game_round)
         self.plays = {
-            index: t(
-                locale,
+            index: look.t(
                 "review.play",
                 trick=moment.trick,
-                theirs=_decision(locale, moment.theirs),
-                hard=_decision(locale, moment.hard),
+                theirs=_decision(look, moment.theirs),
+                hard=_decision(look, moment.hard),
                 stake=moment.stake,
             )
             for index, moment in enumerate(game_round.moments)
@@ -93,7 +90,7 @@ class _RoundField:
         lines = [self.bid, *(line for index, line in self.plays.items() if index not in self.folded)]
         if self.folded:
             stake = sum(self.round.moments[index].stake for index in self.folded)
-            lines.append(tn(self.locale, "review.more", len(self.folded), stake=stake))
+            lines.append(self.look.tn("review.more", len(self.folded), stake=stake))
         return "\n".join(lines)
 
 
@@ -103,19 +100,19 @@ def _fits(fixed: int, fields: list[_RoundField], names: bool) -> bool:
     return size <= EMBED_TOTAL and all(len(f.value.strip()) <= FIELD_VALUE for f in fields)
 
 
-def review_embed(review: Review, locale: str | None) -> discord.Embed:
+def review_embed(review: Review, look: Look) -> discord.Embed:
     """The review, for its reviewer's eyes only (an ephemeral answer)."""
     costliest = review.costliest()
-    summary = [t(locale, "review.intro"), ""]
+    summary = [look.t("review.intro"), ""]
     if costliest:
-        summary.append(t(locale, "review.costliest"))
-        summary += [f"{place}. {_costly_line(locale, m)}" for place, m in enumerate(costliest, start=1)]
+        summary.append(look.t("review.costliest"))
+        summary += [f"{place}. {_costly_line(look, m)}" for place, m in enumerate(costliest, start=1)]
     else:
-        summary.append(t(locale, "review.none"))
-    embed = discord.Embed(title=t(locale, "review.title"), description="\n".join(summary), colour=COLOUR)
-    embed.set_footer(text=t(locale, "review.footer", game=review.game_id, stake=review.at_stake))
+        summary.append(look.t("review.none"))
+    embed = discord.Embed(title=look.t("review.title"), description="\n".join(summary), colour=COLOUR)
+    embed.set_footer(text=look.t("review.footer", game=review.game_id, stake=review.at_stake))
     fixed = sum(len(part.strip()) for part in (embed.title or "", embed.description or "", embed.footer.text or ""))
-    fields = [_RoundField(locale, game_round) for game_round in review.rounds]
+    fields = [_RoundField(look, game_round) for game_round in review.rounds]
     # The cards in the order they are folded when space runs out: the least at stake first.
     foldable = sorted(
         (moment.stake, position, index)

@@ -19,7 +19,8 @@ import pytest
 from bot import i18n
 from bot.engine import Game, Options
 from bot.manager import Lobby, Player, Table
-from cogs.wizard import _end, _hand, _lobby, _look, _table
+from cogs.wizard import _end, _faces, _hand, _lobby, _look, _table
+from cogs.wizard._look import Look
 from tests.e2e.standin import DiscordError, is_discord_emoji, validate_message_body
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,39 +66,47 @@ def test_the_validator_refuses_the_playing_card_back_that_stopped_every_game() -
     assert not is_discord_emoji("\U0001f0a0")
 
 
-def check(embed: discord.Embed | None, view: discord.ui.View | None, what: str) -> None:
+def check(embed: discord.Embed | None, view: discord.ui.BaseView | None, what: str) -> None:
     """Validate one message as the bot would send it; fail naming the screen and Discord's error."""
     body: dict[str, object] = {}
     if embed is not None:
         body["embeds"] = [embed.to_dict()]
     if view is not None:
         body["components"] = view.to_components()
+        if isinstance(view, discord.ui.LayoutView):
+            body["flags"] = 1 << 15
     try:
-        validate_message_body(body, creating=True, has_files=False)
+        validate_message_body(body, creating=True, has_files=False, known_emoji=lambda emoji_id: emoji_id >= 900)
     except DiscordError as error:
         pytest.fail(f"Discord would refuse {what}: {error}")
 
 
-def screens(table: Table, locale: str) -> Iterator[tuple[discord.Embed | None, discord.ui.View | None, str]]:
-    """The table and every seat's hand (the steady DM and the My hand copy) at this moment."""
+# The bot's own card emojis, as `_faces.load` makes them from what Discord lists (ids the stand-in knows above).
+DRAWN = _faces.Faces(
+    {kind: discord.PartialEmoji(name=_faces.PREFIX + kind, id=900 + k) for k, kind in enumerate(_faces.KINDS)}
+)
+
+
+def screens(table: Table, look: Look) -> Iterator[tuple[discord.ui.LayoutView, str]]:
+    """The table and every seat's hand (the DM and a My hand copy) at this moment."""
     game = table.game
-    yield _table.table_embed(table, locale), _table.table_view(table, locale), "the table"
+    yield _table.table_view(table, look), "the table"
     for seat in range(game.players):
         observation = game.observation(seat)
-        for steady in (True, False):
-            yield (
-                _hand.hand_embed(table, observation, locale, steady=steady),
-                _hand.hand_view(table, observation, locale, steady=steady),
-                f"seat {seat}'s hand (steady={steady})",
-            )
+        for in_dm in (True, False):
+            yield _hand.hand_view(table, observation, look, in_dm=in_dm), f"seat {seat}'s hand (in_dm={in_dm})"
 
 
+@pytest.mark.parametrize("faces", [_faces.TEXT, DRAWN], ids=["text faces", "drawn faces"])
 @pytest.mark.parametrize("locale", i18n.LANGUAGES)
 @pytest.mark.parametrize(
     ("players", "options"), [(3, VARIANTS[0]), *((p, o) for p, o in zip((4, 5, 6, 3, 6), VARIANTS[1:], strict=True))]
 )
-def test_every_screen_of_a_whole_game_is_a_message_discord_accepts(players: int, options: Options, locale: str) -> None:
+def test_every_screen_of_a_whole_game_is_a_message_discord_accepts(
+    players: int, options: Options, locale: str, faces: _faces.Faces
+) -> None:
     rng = random.Random(players * 31 + len(locale))
+    look = Look(locale, faces)
     people = [Player(1000 + seat, NAMES[seat]) for seat in range(players - 1)] + [Player(-1, "", computer="hard")]
     lobby = Lobby("00ab", 10, 20, people[0].user_id, options, 300, people)
     check(_lobby.lobby_embed(lobby, locale), _lobby.lobby_view(lobby, locale), "the lobby")
@@ -107,12 +116,13 @@ def test_every_screen_of_a_whole_game_is_a_message_discord_accepts(players: int,
     table.stand_in = (1, "away")
     while not game.is_over:
         if rng.random() < 0.1 or len(game.log) == 0:
-            for embed, view, what in screens(table, locale):
-                check(embed, view, f"{what} in round {game.round}")
+            for view, what in screens(table, look):
+                check(None, view, f"{what} in round {game.round}")
         applied = game.apply(rng.choice(game.legal_actions()))
         if applied.round is not None and applied.trick is not None:
             check(_end.summary_embed(table, applied.round, locale), None, "the score pad")
-            check(_table.round_over_embed(table, applied.round, applied.trick, locale), None, "a finished table")
-            check(_hand.hand_over_embed(table, applied.round.round, locale), None, "a finished hand")
+            check(None, _table.round_over_view(table, applied.round, applied.trick, look), "a finished table")
+            check(None, _hand.hand_over_view(table, applied.round.round, look), "a finished hand")
+            check(None, _hand.retired_view(table, applied.round.round, look), "a retired copy")
     check(_end.final_embed(table, locale), _end.final_view(table, locale), "the final standings")
-    check(_table.closed_table_embed(table, locale, stopped_by=people[0]), None, "a stopped table")
+    check(None, _table.closed_table_view(table, look, stopped_by=people[0]), "a stopped table")

@@ -10,6 +10,7 @@ import pytest
 from bot.engine import DECK, Bid, Card, Kind, Play
 from bot.i18n import LANGUAGES
 from bot.review import Moment, Review, RoundReview
+from cogs.wizard._look import Look
 from cogs.wizard._review import review_embed
 from tests.e2e.standin import validate_message_body
 
@@ -54,7 +55,7 @@ def sendable(embed: discord.Embed) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_longest_review_fits_in_one_message(language: str) -> None:
-    embed = review_embed(busy_review(), language)
+    embed = review_embed(busy_review(), Look(language))
     sendable(embed)
     assert len(embed.fields) == 20
 
@@ -62,7 +63,7 @@ def test_the_longest_review_fits_in_one_message(language: str) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_folding_keeps_the_cards_with_the_most_at_stake(language: str) -> None:
     review = busy_review(rounds=15, cards=10)
-    embed = review_embed(review, language)
+    embed = review_embed(review, Look(language))
     sendable(embed)
     # The play lines end with their stake; a shown one is never worth less than a folded one.
     shown = {float(s.replace(",", ".")) for f in embed.fields for s in re.findall(r"(\d+[.,]\d+)$", f.value, re.M)}
@@ -73,28 +74,28 @@ def test_folding_keeps_the_cards_with_the_most_at_stake(language: str) -> None:
 
 
 def test_a_review_that_fits_folds_nothing() -> None:
-    embed = review_embed(short_review(), "en-US")
+    embed = review_embed(short_review(), Look("en-US"))
     [field] = embed.fields
     assert field.value.splitlines() == [
         "Bid 2, took 3: −10 · 🤖 bids 1, expected tricks 1.2 · stake 12.5",
-        "Trick 1: you ♠️13 · 🤖 ♠️8 · stake 3.2",
+        "Trick 1: you ♤13 · 🤖 ♤8 · stake 3.2",
         "Trick 2: you 🧙 Wizard · 🤖 🃏 Jester · stake 0.8",
     ]
 
 
 def test_the_costliest_moments_lead_the_description_in_order() -> None:
-    embed = review_embed(short_review(), "en-US")
+    embed = review_embed(short_review(), Look("en-US"))
     description = embed.description or ""
     lines = [line for line in description.splitlines() if re.match(r"\d\. ", line)]
     assert lines == [
         "1. Round 1, bid: you 2 · 🤖 1 · stake 12.5",
-        "2. Round 1, trick 1: you ♠️13 · 🤖 ♠️8 · stake 3.2",
+        "2. Round 1, trick 1: you ♤13 · 🤖 ♤8 · stake 3.2",
         "3. Round 1, trick 2: you 🧙 Wizard · 🤖 🃏 Jester · stake 0.8",
     ]
 
 
 def test_a_review_without_moments_says_hard_agreed() -> None:
     review = Review("c0ffee01", 0, (RoundReview(1, 1, (Card.parse("H1"),), 0, 0, 20, 0, 0.1, ()),))
-    embed = review_embed(review, "en-US")
+    embed = review_embed(review, Look("en-US"))
     assert "would have made your choices" in (embed.description or "")
     assert embed.fields[0].value == "Bid 0, took 0: +20 · 🤖 bids 0, expected tricks 0.1"

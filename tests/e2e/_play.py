@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,6 +11,7 @@ from bot.engine import Action, Play, Suit
 from bot.engine.rules import legal_cards
 from bot.manager import Table
 from cogs.wizard import _ids
+from tests.e2e._reading import read
 from tests.e2e.conftest import World
 from tests.e2e.standin import Channel, DiscordStandin, Driver, InteractionRecord, StoredMessage, User
 
@@ -50,18 +50,11 @@ def table_message(world: World) -> StoredMessage | None:
 
 def shown_round(message: StoredMessage) -> int | None:
     """The round a table or hand message shows, from its title ("… round 3 of 20")."""
-    for embed in message.embeds:
-        match = re.search(r"round (\d+) of \d+", str(embed.get("title", "")), re.IGNORECASE)
-        if match:
-            return int(match[1])
-    return None
+    return read(message).round
 
 
-# What a DM hand in its turn form says first (English), from `_hand.hand_embed`.
-TURN_FORM = "Your move!"
-
-# The suits by their English names, as the table's footer names the suit led.
-_SUITS = {"Spades": Suit.SPADES, "Hearts": Suit.HEARTS, "Diamonds": Suit.DIAMONDS, "Clubs": Suit.CLUBS}
+# What a hand says first at its player's move (English), from `_hand.status_text`.
+TURN_FORM = "▶ Your move"
 
 
 @dataclass(frozen=True)
@@ -73,17 +66,14 @@ class TableTurn:
 
 
 def read_turn(table: StoredMessage) -> TableTurn:
-    embed = table.embeds[0] if table.embeds else {}
-    names = re.findall(r"^▶ \*\*(.+?)\*\* — ", str(embed.get("description", "")), re.MULTILINE)
-    footer = str((embed.get("footer") or {}).get("text", ""))
-    led = re.search(r"suit led: \S+ (\w+)$", footer)
-    return TableTurn(tuple(names), _SUITS[led[1]] if led else None)
+    reading = read(table)
+    return TableTurn(tuple(seat.name for seat in reading.seats if seat.to_move), reading.follow)
 
 
 def moves_a_person_would_make(hand: StoredMessage, led: Suit | None) -> list[str]:
     """The enabled move buttons of a DM hand that the rules allow now, given the suit led.
 
-    The DM enables every card held whoever's turn it is; a person follows suit by the rules.
+    At its player's move the hand offers only the moves the rules allow; a person checks the suit.
     """
     ids = [str(button["custom_id"]) for button in action_buttons(hand)]
     cards = {}
@@ -176,21 +166,9 @@ class Recorder:
     # Each via-table person's latest private hand, which a later My hand may update in place.
     private: dict[int, StoredMessage] = field(default_factory=dict)
 
-    # How often a DM player first tries a card the rules forbid now (its button is enabled while the
-    # DM is in its steady form, before the turn form arrives), to see it refused and the game unchanged.
-    mistakes: float = 0.2
-    refused: int = 0
-    # Whether a DM player waits for their DM's turn form before moving, as a person reading "Your
-    # move" does: a click that beats the bot's turn edit makes the bot take the turn form back
-    # afterwards, one more DM edit, as often as the machine is slow (for tests that count edits).
-    await_turn_form: bool = False
-
     def whose_turn(self) -> tuple[User, StoredMessage] | None:
-        """A DM player the game waits for, once their DM shows this round's hand with a legal move.
-
-        Every DM keeps its buttons enabled while others play; whose turn it is, a person reads on
-        the table, and the test reads in the bot's game.
-        """
+        """A DM player the game waits for, once their DM shows this round's hand with a legal move
+        (the bot's game says whose turn it is; the hand's buttons, what they may do)."""
         table = self.world.bot.manager.in_channel(self.world.channel.id)
         if not isinstance(table, Table):
             return None
@@ -199,7 +177,7 @@ class Recorder:
             if user is None or user.id in self.via_table:
                 continue
             message = latest_hand(self.world, user)
-            if message is None or (self.await_turn_form and TURN_FORM not in message.text()):
+            if message is None:
                 continue
             if self._split(table, seat, message)[0]:
                 return user, message
@@ -259,12 +237,7 @@ class Recorder:
             seat = table.seat_of(user.id)
             assert seat is not None
             buttons, illegal = self._split(table, seat, message)
-            if illegal and self.rng.random() < self.mistakes:
-                await self._try_illegal(table, user, message, self.rng.choice(illegal))
-                # The hand may have changed meanwhile (its turn form arrived, or a late one was
-                # taken back): the move is chosen afresh, from the hand as it is then.
-                await self.step()
-                return
+            assert not illegal, f"{user.name}'s hand offers moves the rules forbid now: {illegal}"
         assert buttons, f"it is {user.name}'s turn but their hand has no enabled move: {message.text()!r}"
         custom_id = self.rng.choice(buttons)
         parsed = _ids.parse(custom_id)
@@ -280,17 +253,6 @@ class Recorder:
         record = await self.world.driver.click(user, message, custom_id)
         await record.wait_acked(3)
         self.moves.append((user, action))
-
-    async def _try_illegal(self, table: Table, user: User, message: StoredMessage, custom_id: str) -> None:
-        """Click a move the rules forbid now: a private refusal, the game and the DM unchanged."""
-        logged = len(table.game.log)
-        record = await self.world.driver.click(user, message, custom_id)
-        # Answered with a private message (`reply_text` checks), not an update of the hand; the hand
-        # may still change meanwhile, by its turn form arriving.
-        text = await reply_text(record, user)
-        assert "follow suit" in text or "may not bid" in text, text
-        assert len(table.game.log) == logged
-        self.refused += 1
 
     async def _open_hand(self, user: User, table: StoredMessage) -> StoredMessage:
         """Show `user` their hand privately: alternately the table's "My hand" button and /wizard hand."""
@@ -309,9 +271,9 @@ class Recorder:
             standin = self.world.standin
 
             def updated() -> StoredMessage | None:
-                if record.followup_ids:
-                    return standin.messages[record.followup_ids[0]]
-                return earlier if earlier.edits > edits else None
+                shown = standin.messages[record.followup_ids[0]] if record.followup_ids else earlier
+                # Once it offers the move: the feed's edits of the copy may land around the press's own.
+                return shown if (shown is not earlier or earlier.edits > edits) and action_buttons(shown) else None
 
             hand = await standin.wait_for(updated, 5, f"{user.name}'s private hand")
         else:

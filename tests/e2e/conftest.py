@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,8 +32,10 @@ class World:
     outsider: User
 
 
-@pytest_asyncio.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+@contextlib.asynccontextmanager
+async def open_world(tmp_path: Path, prepare: Callable[[DiscordStandin], None] | None = None) -> AsyncIterator[World]:
+    """The stand-in with its server and people, and the bot logged in to it; `prepare` changes the
+    stand-in before the bot starts (say, what Discord holds of the application already)."""
     async with DiscordStandin() as standin:
         guild = standin.create_guild("Wizard Guild")
         channel = standin.create_text_channel(guild, "wizard")
@@ -43,6 +46,8 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         standin.add_member(guild, people[0], roles=[admins])
         for person in [*people[1:], closed, outsider]:
             standin.add_member(guild, person)
+        if prepare is not None:
+            prepare(standin)
         bot = WizardBot(Settings(token=standin.token, database_path=tmp_path / "wizard.db"), sync_commands=True)
         # A fixed seed, so a game's deal is known to the test; computer players move at once.
         bot.manager = GameManager(seed_source=lambda: GAME_SEED, computer_pace=0.0)
@@ -55,3 +60,9 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         assert standin.slow_acks(3.0) == []
         assert standin.global_refusals == 0  # the bot paces itself under Discord's 50 requests a second
         assert standin.route_refusals == []  # and waits for each channel's buckets as Discord announces them
+
+
+@pytest_asyncio.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with open_world(tmp_path) as opened:
+        yield opened

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
-from bot.engine import Card, Game, Options, sort_key
-from bot.i18n import card_name
+from bot.engine import Card, Game, Kind, Options, sort_key
 from tests.e2e._play import Recorder, start_game
+from tests.e2e._reading import Face, faces
 from tests.e2e.conftest import GAME_SEED, World
 from tests.e2e.standin import InteractionRecord, StoredMessage, User
 
@@ -39,25 +37,20 @@ async def private_answer(world: World, record: InteractionRecord, user: User) ->
     return answer
 
 
-NUMBER_CARD = re.compile(r"(♠️|♥️|♦️|♣️)(\d+)")
-
-
-def number_cards_named(text: str) -> set[str]:
-    """The suited cards a text names, as they are drawn (♠️13)."""
-    return {match[0] for match in NUMBER_CARD.finditer(text)}
+def number_cards_named(text: str) -> set[Face]:
+    """The suited cards a text names, as a person reads them."""
+    return {face for face in faces(text) if face.kind is Kind.NUMBER}
 
 
 def shows_only_own_hands(review: StoredMessage, own: list[tuple[Card, ...]], others: list[tuple[Card, ...]]) -> None:
     [embed] = review.embeds
     fields = embed["fields"]
     # A field per round, headed by the reviewer's hand of that round as dealt.
-    assert [field["name"] for field in fields] == [
-        f"Round {place}: {' '.join(card_name('en-US', card) for card in hand)}"
-        for place, hand in enumerate(own, start=1)
-    ]
+    assert [faces(field["name"]) for field in fields] == [[Face.of(card) for card in hand] for hand in own]
+    assert [field["name"].split(":")[0] for field in fields] == [f"Round {place}" for place in range(1, len(own) + 1)]
     named = number_cards_named(review.text())
-    mine = {card_name("en-US", card) for hand in own for card in hand if card.suit is not None}
-    theirs = {card_name("en-US", card) for hand in others for card in hand if card.suit is not None}
+    mine = {Face.of(card) for hand in own for card in hand if card.suit is not None}
+    theirs = {Face.of(card) for hand in others for card in hand if card.suit is not None}
     assert named <= mine
     assert not named & theirs
 

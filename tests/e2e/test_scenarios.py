@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from bot.engine import Game, Phase
+from bot.engine import Game, Kind, Phase, Play, Suit
 from bot.manager import Table
+from cogs.wizard import _ids
 from tests.e2e._play import Recorder, action_buttons, latest_hand, reply_text, start_game, table_message
+from tests.e2e._reading import Face, faces, read
 from tests.e2e.conftest import GAME_SEED, World
 from tests.e2e.standin import StoredMessage, User
 
@@ -37,13 +39,17 @@ async def test_the_dealer_picks_trump_when_a_wizard_is_turned_up(world: World) -
     table = await start_game(world, seats)
     dealer = seats[table.game.dealer]
     shown = await world.standin.wait_for(
-        lambda: (m := table_message(world)) and "Trump: the dealer is choosing" in m.text() and m, 5, "trump pending"
+        lambda: (m := table_message(world)) and read(m).trump_pending and m, 5, "trump pending"
     )
-    assert "Turned up: 🧙 Wizard" in shown.text()
-    assert f"{names(dealer)} is choosing trump." in shown.text()
-    hand = await world.standin.wait_for(lambda: latest_hand(world, dealer), 5, "the dealer's hand")
+    assert Face(Kind.WIZARD) in faces(shown.text().split("turned up:")[1])
+    assert f"▶ **{names(dealer)}** is choosing trump." in shown.text()
+    hand = await world.standin.wait_for(
+        lambda: (m := latest_hand(world, dealer)) and action_buttons(m) and m, 5, "the dealer's hand"
+    )
     assert "choose trump" in hand.text()
-    assert [b["label"] for b in action_buttons(hand)] == ["Spades", "Hearts", "Diamonds", "Clubs"]
+    suits = ["Spades", "Hearts", "Diamonds", "Clubs"]
+    assert [b["label"] for b in action_buttons(hand)] == suits  # each wearing its suit's emoji
+    assert all((b.get("emoji") or {}).get("id") for b in action_buttons(hand))
     for other in seats:
         if other is not dealer:
             other_hand = await world.standin.wait_for(lambda u=other: latest_hand(world, u), 5, "a hand")
@@ -54,9 +60,10 @@ async def test_the_dealer_picks_trump_when_a_wizard_is_turned_up(world: World) -
 
     bidder = seats[table.game.trick_leader]
     shown = await world.standin.wait_for(
-        lambda: (m := table_message(world)) and "Trump: ♥️ Hearts" in m.text() and m, 5, "the chosen trump"
+        lambda: (m := table_message(world)) and read(m).trump is Suit.HEARTS and m, 5, "the chosen trump"
     )
-    assert f"{names(bidder)} is bidding." in shown.text()
+    assert f"(chosen by {names(dealer)})" in shown.text()
+    assert f"▶ **{names(bidder)}** is bidding." in shown.text()
     assert table.game.phase is Phase.BID
 
 
@@ -69,8 +76,8 @@ async def test_the_last_round_turns_up_no_card_and_has_no_trump(world: World) ->
     shown = await world.standin.wait_for(
         lambda: (m := table_message(world)) and last in m.text() and m, 5, "the last round's table"
     )
-    assert "No card turned up (last round)" in shown.text()
-    assert "No trump" in shown.text()
+    assert "no card turned up (last round)" in shown.text()
+    assert shown.text().splitlines()[0].endswith("no trump")
 
 
 async def test_a_card_clicked_while_others_still_bid_is_refused_with_why(world: World) -> None:
@@ -82,11 +89,13 @@ async def test_a_card_clicked_while_others_still_bid_is_refused_with_why(world: 
         lambda: (m := latest_hand(world, bidder)) and action_buttons(m) and m, 5, "the first bidder's DM"
     )
     await (await world.driver.click(bidder, hand, "0")).wait_acked(3)
-    # After their bid the DM shows their card, its button already enabled for the play to come.
-    card = next(str(b["custom_id"]) for b in action_buttons(hand) if str(b["custom_id"]).startswith("wz:play:"))
+    assert action_buttons(hand) == []  # their bid is in: nothing to click until their card is due
+    seat = table.seat_of(bidder.id)
+    assert seat is not None
+    card = _ids.build(_ids.ActionId(table.id, 1, 0, Play(table.game.hands[seat][0])))  # a tampered button
     before = table.game.snapshot()
-    text = await reply_text(await world.driver.click(bidder, hand, card), bidder)
-    assert text == "Bidding isn't over yet: cards are played once everyone has bid."
+    text = await reply_text(await world.driver.click_custom_id(bidder, hand, card), bidder)
+    assert text == f"**{names(seats[table.game.to_move or 0])}** is bidding; your bid is in."
     assert table.game.snapshot() == before
 
 
@@ -108,7 +117,7 @@ async def _last_bidder_of_round_one(world: World) -> tuple[Table, User, StoredMe
     last = seats[table.game.to_move or 0]
     # The last bidder's DM, which has shown every bid so far, is edited once the forbidden one is known.
     hand = await world.standin.wait_for(
-        lambda: (m := latest_hand(world, last)) and "You may not bid" in m.text() and m, 5, "the last bidder's DM"
+        lambda: (m := latest_hand(world, last)) and "may not add up" in m.text() and m, 5, "the last bidder's DM"
     )
     return table, last, hand
 
@@ -117,7 +126,7 @@ async def test_the_last_bidder_sees_the_forbidden_bid_disabled_and_why(world: Wo
     _, _, hand = await _last_bidder_of_round_one(world)
     buttons = {str(b["label"]): bool(b.get("disabled")) for b in hand.buttons()}
     assert buttons == {"0": False, "1": True}
-    assert "You may not bid 1: the bids may not add up to 1." in hand.text()
+    assert "Not 1: the bids may not add up to 1." in hand.text()
 
 
 async def test_a_forged_click_on_the_forbidden_bid_is_refused(world: World) -> None:
@@ -190,7 +199,7 @@ async def test_the_host_stops_the_game_and_the_table_loses_its_buttons(world: Wo
     answer = await record.wait_response()
     assert not answer.ephemeral
     assert "This game was stopped by Bob." in answer.text()
-    await world.standin.wait_for(lambda: message.components == [], 5, "the table without buttons")
+    await world.standin.wait_for(lambda: not message.buttons(), 5, "the table without buttons")
     assert "This game was stopped by Bob." in message.text()
     assert world.bot.manager.in_channel(world.channel.id) is None
 
@@ -201,9 +210,9 @@ async def test_a_server_manager_who_is_not_the_host_stops_the_game(world: World)
     record = await world.driver.slash(alice, world.channel, "wizard stop")
     answer = await record.wait_response()
     assert "This game was stopped by Alice." in answer.text()
-    await world.standin.wait_for(lambda: message.components == [], 5, "the table without buttons")
+    await world.standin.wait_for(lambda: not message.buttons(), 5, "the table without buttons")
     assert world.bot.manager.in_channel(world.channel.id) is None
-    # The table says who stopped it in words: an embed footer shows no mentions.
+    # The table says who stopped it by name, not by a mention (which would notify them).
     assert "This game was stopped by Alice." in message.text()
 
 

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from bot.engine import Game, Options
-from tests.e2e._play import Recorder, final_line, host_panel, start_game
+from tests.e2e._play import Recorder, final_line, host_panel, latest_hand, start_game, table_message
+from tests.e2e._reading import read
 from tests.e2e.conftest import World
 
 VARIANTS: dict[str, tuple[dict[str, Any], Options]] = {
@@ -49,15 +50,20 @@ async def test_hidden_bids_stay_hidden_until_everyone_has_bid(world: World) -> N
     bids = table.game.bids
     [bidder] = [seat for seat, bid in enumerate(bids) if bid is not None]
     await world.standin.wait_for(
-        lambda: any("Hidden bids: 1 of 3 are in" in m.text() for m in world.driver.channel_view(world.channel)),
+        lambda: (m := table_message(world)) and "Everyone bids at once: 1 of 3 are in." in m.text(),
         timeout=5,
         what="the table to count the bid",
     )
-    # Nobody but the bidder can see the bid's value anywhere.
+    live = table_message(world)
+    assert live is not None
+    assert read(live).seats[bidder].bid is None
+    assert "bid is in" in live.text()
+    # Nobody but the bidder can see the bid's value anywhere: their hands show only that it is in.
     for seat, user in enumerate(seats):
         if seat != bidder:
-            seen = " ".join(m.text() for m in world.driver.visible(user, world.channel))
-            assert f"Your bid: {bids[bidder]}" not in seen
+            hand = await world.standin.wait_for(lambda u=user: latest_hand(world, u), 5, f"{user.name}'s hand")
+            await world.standin.wait_for(lambda h=hand: "1 of 3" in h.text() or "bid is in" in h.text(), 5, "the hand")
+            assert read(hand).seats[bidder].bid is None
 
 
 async def test_a_combination_of_variants_that_cannot_work_is_refused(world: World) -> None:

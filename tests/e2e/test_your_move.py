@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from bot.engine import Phase, led_suit
-from bot.i18n import suit_name
 from bot.manager import Table
 from cogs.wizard import _ids
 from tests.e2e._play import (
@@ -16,10 +15,11 @@ from tests.e2e._play import (
     start_game,
     table_message,
 )
+from tests.e2e._reading import read
 from tests.e2e.conftest import World
 from tests.e2e.standin import StoredMessage, User
 
-YOUR_MOVE = "Your move!"
+YOUR_MOVE = "▶ Your move"
 
 
 def legal_ids(table: Table, seat: int) -> set[str]:
@@ -62,7 +62,7 @@ async def move_from_dm(world: World, table: Table, rng: random.Random) -> tuple[
 # -- 1. your move, in your hand ------------------------------------------------------------
 
 
-async def test_the_movers_dm_says_your_move_with_only_the_legal_choices_and_goes_back_after(world: World) -> None:
+async def test_the_movers_dm_says_your_move_with_only_the_legal_choices_and_none_after(world: World) -> None:
     seats = world.people[:3]
     table = await start_game(world, seats)
     rng = random.Random(18)
@@ -80,7 +80,7 @@ async def test_the_movers_dm_says_your_move_with_only_the_legal_choices_and_goes
         assert enabled_ids(hand) == legal_ids(table, seat)
         led = led_suit(table.game.trick) if table.game.phase is Phase.PLAY else None
         if led is not None:
-            assert f"follow {suit_name('en-US', led)} if you can" in hand.text()
+            assert read(hand).follow == led or "you have no" in hand.text()
             followed += 1
         for other in seats:
             shown = latest_hand(world, other)
@@ -89,9 +89,10 @@ async def test_the_movers_dm_says_your_move_with_only_the_legal_choices_and_goes
         record = await world.driver.click(user, hand, rng.choice(sorted(legal_ids(table, seat))))
         await record.wait_acked(3)
         if table.game.round == round_ and table.game.to_move != seat:
-            # Back to the steady form: every card held enabled, for the turns to come.
+            # The click's answer: no move left to make, and who moves now.
             assert YOUR_MOVE not in hand.text()
-            assert "when it's your turn" in hand.text()
+            assert enabled_ids(hand) == set()
+            assert read(hand).mover is not None
     assert followed, "no card was played to a suit led"
 
 
@@ -114,7 +115,7 @@ async def test_a_dm_hand_its_player_has_clicked_this_round_is_edited_through_tha
     assert not [c.path for c in calls if c.method == "PATCH" and any(f"/channels/{dm}/" in c.path for dm in dms)]
 
 
-async def test_a_move_made_from_my_hand_takes_the_dm_back_to_its_steady_form(world: World) -> None:
+async def test_a_move_made_from_my_hand_takes_the_your_move_off_the_dm(world: World) -> None:
     table = await start_game(world, world.people[:3])
     seat = table.game.to_move
     assert seat is not None
@@ -126,8 +127,8 @@ async def test_a_move_made_from_my_hand_takes_the_dm_back_to_its_steady_form(wor
     assert YOUR_MOVE in private.text()
     assert enabled_ids(private) == legal_ids(table, seat)
     await (await world.driver.click(user, private, sorted(legal_ids(table, seat))[0])).wait_acked(3)
-    await world.standin.wait_for(lambda: YOUR_MOVE not in dm.text(), 5, "the DM back in its steady form")
-    assert "when it's your turn" in dm.text()
+    await world.standin.wait_for(lambda: YOUR_MOVE not in dm.text(), 5, "the DM no longer saying 'your move'")
+    assert enabled_ids(dm) == set()
 
 
 async def test_a_player_whose_dms_are_closed_gets_their_move_through_my_hand(world: World) -> None:
@@ -164,6 +165,9 @@ async def test_a_repeated_my_hand_updates_the_earlier_private_hand_instead_of_ad
     first = await world.driver.click(alice, board, "My hand")
     private = await first.wait_response()
     await move_from_dm(world, table, random.Random(1))  # the game moves on
+    # The copy follows the move (the bot edits it through its token); then Alice presses again.
+    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
+    await world.standin.wait_for(lambda: not presenter.backlog(), 5, "the move shown")
     edits = private.edits
     again = await world.driver.click(alice, board, "My hand")
     await again.wait_acked(3)
@@ -193,8 +197,10 @@ async def test_my_hand_sends_a_new_private_hand_when_discord_refuses_the_earlier
     await world.standin.wait_for(lambda: second.followup_ids, 5, "a new private hand")
     assert len(world.standin.ephemeral_messages(alice, world.channel)) == 2
     newer = world.standin.messages[second.followup_ids[0]]
-    edits = newer.edits
     await move_from_dm(world, table, random.Random(2))
+    presenter = world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
+    await world.standin.wait_for(lambda: not presenter.backlog(), 5, "the move shown")
+    edits = newer.edits
     third = await world.driver.click(alice, board, "My hand")
     await third.wait_acked(3)
     await world.standin.wait_for(lambda: newer.edits > edits, 5, "the new private hand updated")

@@ -11,6 +11,7 @@ from babel.messages.catalog import Catalog, Message
 
 from bot import i18n
 from bot.engine import Card, Suit
+from cogs.wizard._faces import TEXT, TEXT_SUIT
 
 REQUIRED = ("en", "cs", "pl", "ru", "ko", "el")
 LANGUAGES = i18n.LANGUAGES  # every catalog in bot/locales, so a new language is checked as soon as it exists
@@ -114,9 +115,9 @@ def test_a_message_added_only_to_english_is_reported_missing() -> None:
 
 def test_a_wrong_placeholder_is_reported() -> None:
     catalog = i18n.read_catalog("cs")
-    catalog["table.dealer"].string = "Rozdává: {jmeno}"
-    assert [problem for problem in problems(ENGLISH, catalog) if problem.startswith("table.dealer")] == [
-        "table.dealer: placeholders [\"('jmeno', '', None)\"] instead of [\"('name', '', None)\"]"
+    catalog["mover.play"].string = "Na tahu je **{jmeno}**"
+    assert [problem for problem in problems(ENGLISH, catalog) if problem.startswith("mover.play")] == [
+        "mover.play: placeholders [\"('jmeno', '', None)\"] instead of [\"('name', '', None)\"]"
     ]
 
 
@@ -231,13 +232,13 @@ def test_every_discord_locale_has_a_catalog_or_english() -> None:
 def test_cards_are_named_in_each_language() -> None:
     wizard, jester, heart = Card.parse("W1"), Card.parse("J1"), Card.parse("H7")
     locales = ("en-US", "cs", "pl", "ru", "ko", "el")
-    assert [i18n.card_name(locale, wizard) for locale in locales] == [
+    assert [TEXT.card(locale, wizard) for locale in locales] == [
         "🧙 Wizard", "🧙 Čaroděj", "🧙 Czarodziej", "🧙 Волшебник", "🧙 마법사", "🧙 Μάγος",
     ]  # fmt: skip
-    assert [i18n.card_name(locale, jester) for locale in locales] == [
+    assert [TEXT.card(locale, jester) for locale in locales] == [
         "🃏 Jester", "🃏 Šašek", "🃏 Błazen", "🃏 Шут", "🃏 광대", "🃏 Γελωτοποιός",
     ]  # fmt: skip
-    assert {i18n.card_name(locale, heart) for locale in locales} == {"♥️7"}
+    assert {TEXT.card(locale, heart) for locale in locales} == {"♥️7"}
 
 
 @pytest.mark.parametrize(
@@ -253,8 +254,8 @@ def test_cards_are_named_in_each_language() -> None:
 )
 def test_suits_have_their_card_game_names(locale: str, names: list[str]) -> None:
     suits = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-    assert [i18n.suit_name(locale, suit) for suit in suits] == [
-        f"{i18n.SUIT_EMOJI[suit]} {name}" for suit, name in zip(suits, names, strict=True)
+    assert [TEXT.suit_named(locale, suit) for suit in suits] == [
+        f"{TEXT_SUIT[suit]} {name}" for suit, name in zip(suits, names, strict=True)
     ]
 
 
@@ -282,5 +283,5 @@ def test_the_api_refuses_unknown_keys_and_the_wrong_function() -> None:
 
 
 def test_a_text_without_parameters_is_returned_as_written() -> None:
-    assert i18n.t("en-US", "table.bid.none") == "–"
+    assert i18n.t("en-US", "round.trump.none") == "no trump"
     assert i18n.t("el", "stop.done") == "Το παιχνίδι σταμάτησε."

@@ -34,6 +34,16 @@ FUNCTIONS = {"t": (1, False), "tn": (1, True), "text": (1, None), "command_text"
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_0-9]+)+")
 
 
+def _is_look_method(func: ast.expr) -> bool:
+    """Whether a call is `Look.t` / `Look.tn` (`cogs/wizard/_look.py`): a method on a reader, whose
+    key comes first, not after a locale."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("t", "tn")
+        and not (isinstance(func.value, ast.Name) and func.value.id in ("i18n", "babel"))
+    )
+
+
 def _calls_to(module: Path, name: str) -> Iterator[ast.Call]:
     for node in ast.walk(ast.parse(module.read_text())):
         if isinstance(node, ast.Call) and _name(node.func) == name:
@@ -79,9 +89,9 @@ BUILT: dict[str, Callable[[], Iterable[str]]] = {
     "board.sort.{sort.value}": lambda: [sort.value for sort in Sort],
     "lobby.closed.{reason}": close_reasons,
     "table.stand_in.{by}": stand_in_causes,
-    # Both render a move only while someone is to move: game over has its own text.
-    "table.turn.{observation.phase.value}": lambda: MOVING,
-    "hand.prompt.{observation.phase.value}": lambda: MOVING,
+    # Rendered only while someone is to move: game over has its own text.
+    "mover.{observation.phase.value}": lambda: MOVING,
+    "card.{kind}": lambda: ["wizard", "jester"],  # the two cards without a suit (`_faces`)
 }
 
 
@@ -171,6 +181,8 @@ def uses() -> Iterator[Use]:
             if not isinstance(node, ast.Call) or _name(node.func) not in FUNCTIONS:
                 continue
             position, plural = FUNCTIONS[str(_name(node.func))]
+            if _is_look_method(node.func):
+                position -= 1  # look.t(key, ...): the reader's `Look` holds the locale
             if len(node.args) <= position:
                 continue
             argument = node.args[position]
