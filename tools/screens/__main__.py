@@ -6,6 +6,7 @@ does, and take screenshots at phone and desktop widths in both themes. See docs/
     python -m tools.screens --rounds 3       # a shorter game (the default plays them all)
     python -m tools.screens draw --out DIR   # draw and shoot again from DIR's snapshots
     python -m tools.screens docs             # the chosen PNGs, optimised, into docs/screens/
+    python -m tools.screens sample           # a sample of everything the renderer draws
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import _twemoji, capture, render, theme
+from . import _twemoji, capture, render, sample, theme
 from .scenarios import SCENARIOS
 
 DEFAULT_OUT = Path("/tmp/screens")
@@ -43,7 +44,8 @@ KINDS = ("desktop", "phone", "phone-screen")
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.screens", description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", nargs="?", default="all", choices=("all", "setup", "capture", "draw", "docs"))
+    commands = ("all", "setup", "capture", "draw", "docs", "sample")
+    parser.add_argument("command", nargs="?", default="all", choices=commands)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default /tmp/screens)")
     parser.add_argument("--scenario", default="tour", choices=sorted(SCENARIOS))
     parser.add_argument("--rounds", type=int, default=None, help="rounds to play (default: the whole game)")
@@ -61,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
         return setup(apt=args.apt)
     if args.command == "docs":
         return docs(args.out)
+    themes = [t for t in args.themes.split(",") if t]
+    kinds = [k for k in args.kinds.split(",") if k]
+    if args.command == "sample":
+        sample.write(args.out / "sample" / "snapshots")
+        return draw(args.out / "sample", themes=themes, kinds=kinds, shoot=not args.no_shoot, scale=args.scale)
     if args.command in ("all", "capture"):
         started = time.monotonic()
         folder = args.out / "snapshots"
@@ -80,8 +87,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"captured in {time.monotonic() - started:.1f} s", flush=True)
         if args.command == "capture":
             return 0
-    themes = [t for t in args.themes.split(",") if t]
-    kinds = [k for k in args.kinds.split(",") if k]
     return draw(args.out, themes=themes, kinds=kinds, shoot=not args.no_shoot, scale=args.scale)
 
 

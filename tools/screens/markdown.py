@@ -234,7 +234,7 @@ def relative(seconds: float) -> str:
         (float("inf"), "year", 365 * 86400),
     ):
         if size < limit:
-            unit, count = name, max(1, round(size / length))
+            unit, count = name, max(1, int(size / length + 0.5))  # halves round up, as Discord's do
             break
     amount = f"{count} {unit}{'s' if count != 1 else ''}"
     if count == 1:
@@ -342,12 +342,27 @@ def _blocks(text: str, ctx: Context, *, quoted: bool = False) -> str:
             while index < len(lines) and _ITEM.fullmatch(lines[index]):
                 items.append(_ITEM.fullmatch(lines[index]))
                 index += 1
-            out.append(_list([m for m in items if m is not None], ctx))
+            out.extend(_lists([m for m in items if m is not None], ctx))
             continue
         paragraph.append(line)
         index += 1
     flush()
     return "".join(out)
+
+
+def _lists(items: list[re.Match[str]], ctx: Context) -> list[str]:
+    """A run of list lines as lists: a new list where a top-level item changes between - and 1."""
+    base = len(items[0][1])
+    runs: list[list[re.Match[str]]] = []
+    for item in items:
+        top = len(item[1]) <= base
+        if top and runs and runs[-1][0][2][0].isdigit() != item[2][0].isdigit():
+            runs.append([item])
+        elif runs:
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return [_list(run, ctx) for run in runs]
 
 
 def _list(items: list[re.Match[str]], ctx: Context) -> str:

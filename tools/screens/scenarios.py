@@ -73,10 +73,14 @@ async def _mid_trick(capture: Capture, round_number: int, *, suffix: str) -> Non
 
     if suffix:
         return  # one refusal is enough
+    # A person clicks a card while another is to play: from their DM hand, else their My hand copy.
     hand = _hand(capture, waiting)
+    place = "dm"
+    if not capture.move_buttons(hand):
+        hand, place = private, "channel"
     buttons = capture.move_buttons(hand)
     if not buttons:
-        print(f"  no refusal: {waiting.name}'s DM hand has no enabled move out of turn", flush=True)
+        print(f"  no refusal: neither {waiting.name}'s DM hand nor My hand has a move enabled out of turn", flush=True)
         return
     record = await capture.driver.click(waiting, hand, buttons[0])
     await record.wait_acked(3)
@@ -85,7 +89,7 @@ async def _mid_trick(capture: Capture, round_number: int, *, suffix: str) -> Non
     if not answers:
         print(f"  no refusal: the click out of turn was answered with callbacks {record.callback_types}", flush=True)
         return
-    await capture.snap("refusal-out-of-turn", who=waiting, place="dm", focus=answers)
+    await capture.snap("refusal-out-of-turn", who=waiting, place=place, focus=answers)
 
 
 def _table(capture: Capture) -> StoredMessage:
