@@ -57,6 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="device pixels per CSS px in the PNGs")
     parser.add_argument("--no-shoot", action="store_true", help="draw the pages, take no screenshots")
     parser.add_argument("--apt", action="store_true", help="setup: also apt-get install what is missing")
+    parser.add_argument(
+        "--raw-links", action="store_true", help="draw links to messages as URLs, not as '#channel › 💬' mentions"
+    )
+    parser.add_argument(
+        "--emojis",
+        type=Path,
+        default=None,
+        help="a folder of custom emoji images named <id>.png (or <name>-<id>.png), for emojis the stand-in lacks",
+    )
     args = parser.parse_args(argv)
 
     if args.command == "setup":
@@ -67,7 +76,15 @@ def main(argv: list[str] | None = None) -> int:
     kinds = [k for k in args.kinds.split(",") if k]
     if args.command == "sample":
         sample.write(args.out / "sample" / "snapshots")
-        return draw(args.out / "sample", themes=themes, kinds=kinds, shoot=not args.no_shoot, scale=args.scale)
+        return draw(
+            args.out / "sample",
+            themes=themes,
+            kinds=kinds,
+            shoot=not args.no_shoot,
+            scale=args.scale,
+            emojis=args.emojis,
+            raw_links=args.raw_links,
+        )
     if args.command in ("all", "capture"):
         started = time.monotonic()
         folder = args.out / "snapshots"
@@ -87,11 +104,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"captured in {time.monotonic() - started:.1f} s", flush=True)
         if args.command == "capture":
             return 0
-    return draw(args.out, themes=themes, kinds=kinds, shoot=not args.no_shoot, scale=args.scale)
+    return draw(
+        args.out,
+        themes=themes,
+        kinds=kinds,
+        shoot=not args.no_shoot,
+        scale=args.scale,
+        emojis=args.emojis,
+        raw_links=args.raw_links,
+    )
 
 
 # -- drawing and shooting ---------------------------------------------------------------------------
-def draw(out: Path, *, themes: list[str], kinds: list[str], shoot: bool, scale: float) -> int:
+def draw(
+    out: Path,
+    *,
+    themes: list[str],
+    kinds: list[str],
+    shoot: bool,
+    scale: float,
+    emojis: Path | None = None,
+    raw_links: bool = False,
+) -> int:
     snapshots = capture.snapshot_files(out / "snapshots")
     if not snapshots:
         print(f"no snapshots in {out / 'snapshots'}: run the capture first", file=sys.stderr)
@@ -100,12 +134,13 @@ def draw(out: Path, *, themes: list[str], kinds: list[str], shoot: bool, scale: 
     if not twemoji.available:
         print("Twemoji is not installed (python -m tools.screens setup): emoji stay text", file=sys.stderr)
     _copy_fonts(out / "fonts")
+    images = custom_emojis(emojis) if emojis is not None else {}
     pages = []
     for path in snapshots:
         snapshot = render.load(path)
         target = out / "html" / f"{path.stem}.html"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render.page(snapshot, path.parent, twemoji), encoding="utf-8")
+        target.write_text(render.page(snapshot, path.parent, twemoji, images, raw_links=raw_links), encoding="utf-8")
         pages.append((path, snapshot, target))
     print(f"drew {len(pages)} pages into {out / 'html'}", flush=True)
     if twemoji.missing:
@@ -212,6 +247,23 @@ def _report(out: Path, pages: list[tuple[Path, dict[str, Any], Path]], results: 
         encoding="utf-8",
     )
     print(f"report: {out / 'report.md'}; browse: {out / 'index.html'}")
+
+
+def custom_emojis(folder: Path) -> dict[str, tuple[str, bytes]]:
+    """Custom emoji images from a folder, by the id that ends each file's name ("spade-123….png")."""
+    mimes = {
+        ".png": "image/png",
+        ".gif": "image/gif",
+        ".webp": "image/webp",
+        ".jpg": "image/jpeg",
+        ".svg": "image/svg+xml",
+    }
+    found = {}
+    for path in sorted(folder.iterdir()):
+        emoji_id = path.stem.rsplit("-", 1)[-1]
+        if emoji_id.isdigit() and path.suffix.lower() in mimes:
+            found[emoji_id] = (mimes[path.suffix.lower()], path.read_bytes())
+    return found
 
 
 def _copy_fonts(folder: Path) -> None:

@@ -40,6 +40,9 @@ class Context:
     twemoji: _twemoji.Twemoji = field(default_factory=_twemoji.Twemoji)
     now: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
     viewer: str | None = None  # the id of the person looking (their own mentions are highlighted)
+    # Discord's client draws a link to a message of a channel it knows as that channel's mention
+    # ("# wizard › 💬") since its rich links of 2023; False draws the raw URL, as older clients did.
+    message_links_as_mentions: bool = True
     # Cache of data URIs by key, so a page repeats each image's bytes as seldom as possible.
     _uris: dict[str, str] = field(default_factory=dict)
 
@@ -157,7 +160,7 @@ def _channel(match: re.Match[str], ctx: Context) -> str:
 def _link(url: str, label_html: str, ctx: Context) -> str:
     # Discord draws a link to a message or channel it knows as a mention: "# wizard › 💬".
     found = _MESSAGE_LINK.match(url)
-    if found is not None and found[2] in ctx.channels:
+    if found is not None and found[2] in ctx.channels and ctx.message_links_as_mentions:
         bubble = f' <span class="chevron">›</span> {_BUBBLE}' if found[3] else ""
         name = html.escape(ctx.channels[found[2]])
         return f'<span class="mention channel link" data-href="{_attr(url)}">{_HASH}{name}{bubble}</span>'

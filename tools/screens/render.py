@@ -471,6 +471,8 @@ def context_for(
     folder: Path,
     twemoji: _twemoji.Twemoji,
     emojis: Mapping[str, tuple[str, bytes]] | None = None,
+    *,
+    raw_links: bool = False,
 ) -> Context:
     """What drawing the snapshot's messages needs: names, the viewer, its time, the emoji images."""
     users = {uid: str(u.get("global_name") or u.get("name")) for uid, u in snapshot.get("users", {}).items()}
@@ -493,6 +495,7 @@ def context_for(
         twemoji=twemoji,
         now=now,
         viewer=viewer,
+        message_links_as_mentions=not raw_links,
     )
 
 
@@ -524,6 +527,8 @@ def page(
     folder: Path,
     twemoji: _twemoji.Twemoji,
     emojis: Mapping[str, tuple[str, bytes]] | None = None,
+    *,
+    raw_links: bool = False,
 ) -> str:
     """A self-contained HTML page of a snapshot (fonts aside: ../fonts/ beside it).
 
@@ -531,7 +536,7 @@ def page(
     screen instead: the newest messages of that conversation under Discord's chrome. ``#theme=light``
     switches the theme (dark without it). A query (``?theme=light&frame=screen``) works the same.
     """
-    ctx = context_for(snapshot, folder, twemoji, emojis)
+    ctx = context_for(snapshot, folder, twemoji, emojis, raw_links=raw_links)
     focus = snapshot["focus"]
     view = snapshot["views"][focus["user"]][focus["place"]]
     focused = draw_messages(snapshot_messages(snapshot, folder, focus["messages"]), ctx)
