@@ -229,6 +229,8 @@ def _report(out: Path, pages: list[tuple[Path, dict[str, Any], Path]], results: 
             f"{desktop['height'] if desktop else ''} | {shows} |"
         )
     (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if results:
+        print("\n".join(lines[4:]))
     cards = []
     for path, _, page in pages:
         links = " ".join(
