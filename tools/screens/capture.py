@@ -1,7 +1,7 @@
 """Play a game against the Discord stand-in and save, at named moments, what each person sees.
 
 A *scenario* is an async function taking a :class:`Capture`: it drives the game with the stand-in's
-:class:`Driver` (or the tests' :class:`Recorder`, which clicks for whoever is to move) and calls
+:class:`Driver` (or :meth:`Capture.play_until`, which clicks for whoever is to move) and calls
 ``await capture.snap("name", who=user, place="channel" | "dm")`` at each moment worth drawing. Each
 snapshot is one JSON file (format in docs/screens.md): every message each person can see then, as
 the stand-in holds it (author, timestamps, embeds, components, flags), and the attachments' bytes
@@ -19,6 +19,7 @@ import contextlib
 import datetime
 import hashlib
 import json
+import random
 import re
 import tempfile
 import time
@@ -32,9 +33,10 @@ import discord
 from bot.client import WizardBot
 from bot.manager import GameManager, Table
 from bot.settings import Settings
+from cogs.wizard import _ids
 from tests.e2e._play import Recorder, action_buttons, latest_hand, table_message
 from tests.e2e.conftest import World
-from tests.e2e.standin import DiscordStandin, Driver, StoredMessage, User, run_bot
+from tests.e2e.standin import DiscordStandin, Driver, InteractionRecord, StoredMessage, User, run_bot
 
 #: The format of a snapshot file; a change that a reader must know about bumps it.
 FORMAT = 1
@@ -50,15 +52,13 @@ class Capture:
     out: Path  # where the snapshot files go
     rounds: int | None  # the game's length as the scenario asks for it (None: the whole game)
     seed: int
-    recorder: Recorder = field(init=False)
     snapshots: list[Path] = field(default_factory=list)
+    moves: int = 0  # the moves play_until made
     _started: float = field(default_factory=time.monotonic)
+    _rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
-        self.recorder = Recorder(self.world, self.seats)
-        self.recorder.mistakes = 0  # moments are chosen by the scenario, refusals included
-        # A person reads "Your move" before moving: the DMs a snapshot shows are in their settled form.
-        self.recorder.await_turn_form = True
+        self._rng = random.Random(self.seed)
 
     # -- what a scenario uses -------------------------------------------------------------------
     @property
@@ -112,16 +112,92 @@ class Capture:
             return None
         return self.seat_user(table.game.waiting_for()[0])
 
+    async def press(self, user: User, message: StoredMessage, what: str) -> InteractionRecord:
+        """`user` clicks a button of the bot's by what it does, whatever the language: a lobby
+        operation ("join", "start", "settings", ...) or "hand" (the table's My hand)."""
+        for component in message.all_components():
+            custom_id = str(component.get("custom_id", ""))
+            try:
+                parsed = _ids.parse(custom_id)
+            except ValueError:
+                continue  # not one of the bot's buttons
+            if (isinstance(parsed, _ids.LobbyId) and parsed.op == what) or (
+                isinstance(parsed, _ids.HandId) and what == "hand"
+            ):
+                return await self.driver.click(user, message, custom_id)
+        raise AssertionError(f"message {message.id} has no enabled {what!r} button")
+
+    async def final_message(self, timeout_seconds: float = 15.0) -> StoredMessage:
+        """The game's final standings once the channel shows them: the newest public message with
+        the end's buttons (Rematch, Game record), whatever their wording."""
+
+        def ending(message: StoredMessage) -> bool:
+            for component in message.all_components():
+                try:
+                    parsed = _ids.parse(str(component.get("custom_id", "")))
+                except ValueError:
+                    continue
+                if isinstance(parsed, _ids.RematchId | _ids.RecordId):
+                    return True
+            return False
+
+        def shown() -> StoredMessage | None:
+            found = [m for m in self.driver.channel_view(self.channel) if ending(m)]
+            return found[-1] if found else None
+
+        return await self.standin.wait_for(shown, timeout_seconds, "the final standings")
+
     def move_buttons(self, message: StoredMessage) -> list[str]:
         """The custom_ids of the enabled move buttons (bid, card, trump) on a message."""
         return [str(button["custom_id"]) for button in action_buttons(message)]
 
     async def play_until(self, condition: Callable[[], object], max_moves: int = 2000) -> None:
         """Make moves for whoever is to move (random legal ones, seeded) until `condition()` holds."""
-        await self.recorder.play_until(condition, max_moves)
+        for _ in range(max_moves):
+            if condition():
+                return
+            if not await self.step():
+                raise AssertionError("the game ended before the condition held")
+        raise AssertionError(f"the condition did not hold after {max_moves} moves")
 
-    async def play_to_end(self) -> None:
-        await self.recorder.play_to_end()
+    async def play_to_end(self, max_moves: int = 2000) -> None:
+        """Make moves until the game is over."""
+        for _ in range(max_moves):
+            if not await self.step():
+                return
+        raise AssertionError(f"the game did not end in {max_moves} moves")
+
+    async def step(self) -> bool:
+        """Click a legal move on the DM hand of a person the game waits for; False once it is over.
+
+        Who is to move and what is legal come from the bot's game, the button from the DM the bot
+        keeps for that player: nothing depends on the screens' wording or language.
+        """
+
+        def ready() -> tuple[User, StoredMessage, list[str]] | str | None:
+            table = self.table()
+            if table is None or table.game.is_over:
+                return "over"
+            for seat in table.game.waiting_for():
+                if table.plays_itself(seat):
+                    continue  # the computer moves for it
+                user = next((u for u in self.people if u.id == table.players[seat].user_id), None)
+                hand = self.hand(user) if user is not None else None
+                if user is None or hand is None:
+                    continue
+                legal, _ = Recorder._split(table, seat, hand)  # the tests' one reading of a hand's buttons
+                if legal:
+                    return user, hand, legal
+            return None
+
+        found: tuple[User, StoredMessage, list[str]] | str = await self.standin.wait_for(ready, 10, "a person's move")
+        if isinstance(found, str):
+            return False
+        user, hand, legal = found
+        record = await self.driver.click(user, hand, self._rng.choice(sorted(legal)))
+        await record.wait_acked(3)
+        self.moves += 1
+        return True
 
     async def settle(self, quiet: float = 0.4, limit: float = 15.0) -> None:
         """Wait until the bot has sent nothing for `quiet` seconds and every interaction is answered.

@@ -21,11 +21,11 @@ async def tour(capture: Capture) -> None:
     options = {"rounds": capture.rounds} if capture.rounds else None
     lobby = await (await capture.driver.slash(host, capture.channel, "wizard start", options)).wait_response()
     for person in others:
-        await (await capture.driver.click(person, lobby, "Join")).wait_acked(3)
+        await (await capture.press(person, lobby, "join")).wait_acked(3)
     await capture.snap("lobby", who=watcher, focus=[lobby])
-    panel = await (await capture.driver.click(host, lobby, "Host settings")).wait_response()
+    panel = await (await capture.press(host, lobby, "settings")).wait_response()
     await capture.snap("lobby-host-settings", who=host, focus=[panel])
-    await (await capture.driver.click(host, lobby, "Start")).wait_acked(3)
+    await (await capture.press(host, lobby, "start")).wait_acked(3)
     await capture.standin.wait_for(lambda: capture.table_message(), 5, "the first table")
 
     await capture.snap("table-bidding", who=watcher, focus=[_table(capture)])
@@ -41,7 +41,7 @@ async def tour(capture: Capture) -> None:
         await _mid_trick(capture, last, suffix=f"-{last}-cards")
 
     await capture.play_to_end()
-    final = _final(capture)
+    final = await capture.final_message()
     await capture.snap("final-standings", who=watcher, focus=[final])
     everything = capture.driver.channel_view(capture.channel)
     await capture.snap("channel-whole-game", who=watcher, focus=everything, note="every public message of the game")
@@ -67,7 +67,7 @@ async def _mid_trick(capture: Capture, round_number: int, *, suffix: str) -> Non
     await capture.snap(f"hand-your-move{suffix}", who=mover, place="dm", focus=[_hand(capture, mover)])
     await capture.snap(f"hand-not-your-move{suffix}", who=waiting, place="dm", focus=[_hand(capture, waiting)])
 
-    record = await capture.driver.click(waiting, _table(capture), "My hand")
+    record = await capture.press(waiting, _table(capture), "hand")
     private = await record.wait_response()
     await capture.snap(f"my-hand{suffix}", who=waiting, focus=[private])
 
@@ -108,14 +108,6 @@ def _mover(capture: Capture) -> User:
     user = capture.mover()
     assert user is not None, "the game waits for nobody"
     return user
-
-
-def _final(capture: Capture) -> StoredMessage:
-    """The final standings: the message saying so, else the newest with an attachment (the chart)."""
-    public = capture.driver.channel_view(capture.channel)
-    named = [m for m in public if "Final standings" in m.text()]
-    with_file = [m for m in public if m.attachment_names]
-    return (named or with_file or public)[-1]
 
 
 SCENARIOS: dict[str, Scenario] = {"tour": tour}
