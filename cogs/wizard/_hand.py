@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Bid, Card, ChooseTrump, Observation, Phase, Play, Suit, led_suit, sort_key
+from bot.engine import Bid, Card, ChooseTrump, Kind, Observation, Phase, Play, Suit, led_suit, sort_key
 from bot.manager import Table
 
 from . import _ids, _round
@@ -40,15 +40,23 @@ def _groups(cards: Iterable[Card]) -> list[list[Card]]:
     return [list(group) for _, group in groupby(ordered, key=_group)]
 
 
-def cards_text(look: Look, cards: Iterable[Card]) -> str:
-    """Cards by suit, a line each: "♥ 13 11 7"; the Wizards and Jesters on a line of their own."""
-    lines = []
-    for group in _groups(cards):
-        if group[0].suit is not None:
-            lines.append(f"{look.faces.suit(group[0].suit)} {' '.join(str(card.rank) for card in group)}")
-        else:
-            lines.append(" · ".join(look.card(card) for card in group))
-    return "\n".join(lines)
+def _group_text(look: Look, group: list[Card]) -> str:
+    """One group of cards: a suit's mark and its numbers ("♥ 13 11 7"), or the Wizards and Jesters
+    by name, counted ("★ Wizard ×2 · 🃏 Jester")."""
+    if group[0].suit is not None:
+        return f"{look.faces.suit(group[0].suit)} {' '.join(str(card.rank) for card in group)}"
+    named = []
+    for kind in (Kind.WIZARD, Kind.JESTER):
+        alike = [card for card in group if card.kind is kind]
+        if alike:
+            named.append(look.card(alike[0]) + (f" ×{len(alike)}" if len(alike) > 1 else ""))
+    return " · ".join(named)
+
+
+def cards_text(look: Look, cards: Iterable[Card], *, separator: str = "\n") -> str:
+    """Cards by suit, a line each (or one line, `separator` between the groups); the Wizards and
+    Jesters last."""
+    return separator.join(_group_text(look, group) for group in _groups(cards))
 
 
 def _your_move(look: Look, observation: Observation) -> str:
@@ -175,7 +183,7 @@ def _cards(table: Table, observation: Observation, look: Look, turn: bool) -> li
         items += _rows(cards)
     rest = [card for card in observation.hand if card not in playable]
     if rest:
-        items.append(text("-# " + look.t("hand.not_playable", cards=" ".join(look.card(card) for card in rest))))
+        items.append(text("-# " + look.t("hand.not_playable", cards=cards_text(look, rest, separator=" · "))))
     return items
 
 

@@ -185,7 +185,7 @@ def test_at_your_move_the_hand_says_so_first_and_offers_only_the_legal_cards() -
     view = _hand.hand_view(table, table.game.observation(0), LOOK)
     assert texts(view)[1].startswith("**▶ Your move:** follow ♥️ Hearts, or play a Wizard or a Jester.")
     assert moves(view) == [_ids.ActionId("00ab", 2, 0, Play(Card.parse("H1")))]
-    assert "-# Not playable now: ♤7" in message(view).text()
+    assert "-# Not playable now: ♤ 7" in message(view).text()
 
 
 def test_a_player_without_the_suit_led_is_told_any_card_may_be_played() -> None:

@@ -21,8 +21,11 @@ WIZARD_MARKS = ("🧙",)
 JESTER_MARKS = ("🃏",)
 # A mark: the bot's own emoji, by its name, or a text mark.
 MARK = re.compile(r"<a?:wz\d+_(?P<kind>[a-z]+):\d+>|(?P<text>♤|♥️|♦️|♧|🧙|🃏)")
-# A card as the bot writes it in text: a suit's mark and its number, or the Wizard's or Jester's mark and name.
-CARD = re.compile(rf"(?:{MARK.pattern})(?P<rank>1[0-3]|[1-9])?(?: (?P<name>Wizard|Jester))?")
+# Cards as the bot writes them in text: a suit's mark and its number ("♥7"), or a suit's mark and
+# its numbers in a hand's line ("♥ 13 11 7"); the Wizard's or Jester's mark and name, perhaps counted.
+CARD = re.compile(
+    rf"(?:{MARK.pattern})(?P<ranks>(?: ?(?:1[0-3]|[1-9])\b)*)(?: (?P<name>Wizard|Jester))?(?: ×(?P<count>\d))?"
+)
 
 
 @dataclass(frozen=True)
@@ -62,11 +65,10 @@ def faces(text: str) -> list[Face]:
     for match in CARD.finditer(text):
         mark = _mark(match)
         if isinstance(mark, Suit):
-            if match["rank"] is None:
-                continue  # a suit named alone ("follow ♥ Hearts"), not a card
-            found.append(Face(Kind.NUMBER, mark, int(match["rank"])))
+            # A suit named alone ("follow ♥ Hearts") names no card.
+            found += [Face(Kind.NUMBER, mark, int(rank)) for rank in match["ranks"].split()]
         else:
-            found.append(Face(mark))
+            found += [Face(mark)] * int(match["count"] or 1)
     return found
 
 
