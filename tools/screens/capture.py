@@ -14,7 +14,6 @@ discord.py client of the real bot, logged in to the stand-in, with a fixed seed.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import datetime
 import hashlib
@@ -324,29 +323,12 @@ class Capture:
 
 
 def held_emojis(standin: Any) -> dict[str, tuple[str, bool, bytes]]:
-    """The application emojis the stand-in holds: id -> (name, animated, image bytes).
-
-    Discord keeps an application's emojis at /applications/{id}/emojis, uploaded as a data URI. The
-    stand-in does not model them yet; once it does (as `application_emojis`, a mapping of id to the
-    emoji object Discord returns plus its "image" data URI), this is the one place that reads them.
-    """
-    held = getattr(standin, "application_emojis", None) or {}
-    out: dict[str, tuple[str, bool, bytes]] = {}
-    for key, value in dict(held).items():
-        item = value if isinstance(value, dict) else {"image": value}
-        image = item.get("image")
-        if isinstance(image, str):
-            image = _data_uri_bytes(image)
-        if isinstance(image, bytes | bytearray):
-            out[str(item.get("id", key))] = (str(item.get("name", key)), bool(item.get("animated")), bytes(image))
-    return out
-
-
-def _data_uri_bytes(uri: str) -> bytes | None:
-    match = re.match(r"data:[^;,]*(;base64)?,(.*)", uri, re.DOTALL)
-    if match is None:
-        return None
-    return base64.b64decode(match[2]) if match[1] else match[2].encode()
+    """The application emojis the stand-in holds (tests/e2e/standin/emojis.py): id -> (name,
+    animated, image bytes), as the bot uploaded them."""
+    return {
+        str(emoji.id): (emoji.name, emoji.mime == "image/gif", emoji.image)
+        for emoji in standin.app_emojis.emojis.values()
+    }
 
 
 def _user(user: User) -> dict[str, Any]:

@@ -6,7 +6,8 @@ Add one by writing an async function of a :class:`~tools.screens.capture.Capture
 
 from __future__ import annotations
 
-from bot.engine import Phase
+from bot.engine import Phase, Play
+from cogs.wizard import _ids
 from tests.e2e.standin import StoredMessage, User
 
 from .capture import Capture, Scenario
@@ -73,22 +74,20 @@ async def _mid_trick(capture: Capture, round_number: int, *, suffix: str) -> Non
 
     if suffix:
         return  # one refusal is enough
-    # A person clicks a card while another is to play: from their DM hand, else their My hand copy.
+    # A person clicks a card while another is to play: their hand offers no move then, so the click
+    # comes from a button of an older message (a stale copy, a tampered client), as Discord lets it.
     hand = _hand(capture, waiting)
-    place = "dm"
-    if not capture.move_buttons(hand):
-        hand, place = private, "channel"
-    buttons = capture.move_buttons(hand)
-    if not buttons:
-        print(f"  no refusal: neither {waiting.name}'s DM hand nor My hand has a move enabled out of turn", flush=True)
-        return
-    record = await capture.driver.click(waiting, hand, buttons[0])
+    seat = table.seat_of(waiting.id)
+    assert seat is not None
+    card = table.game.hands[seat][0]
+    forged = _ids.build(_ids.ActionId(table.id, table.game.round, table.next_trick(seat), Play(card)))
+    record = await capture.driver.click_custom_id(waiting, hand, forged)
     await record.wait_acked(3)
     await capture.settle()
+    place = "dm"
     answers = [m for m in record.messages if m.id != hand.id]
     if not answers:
-        print(f"  no refusal: the click out of turn was answered with callbacks {record.callback_types}", flush=True)
-        return
+        raise AssertionError(f"the click out of turn was answered with callbacks {record.callback_types}")
     await capture.snap("refusal-out-of-turn", who=waiting, place=place, focus=answers)
 
 
