@@ -33,6 +33,7 @@ class Core(abc.ABC):
     _lobbies: dict[str, Lobby]
     _tables: dict[str, Table]
     _by_channel: dict[int, str]
+    _opening: set[str]  # lobbies being stored, whose claim is not committed yet
     _listeners: list[Listener]
     _tasks: set[asyncio.Task[None]]
     _closed: bool
@@ -131,6 +132,12 @@ class Core(abc.ABC):
     def _cancel_expiry(self, lobby: Lobby) -> None: ...
 
     @abc.abstractmethod
+    async def _close_lobby(self, lobby: Lobby, reason: str) -> None: ...
+
+    @abc.abstractmethod
+    def _give_up_lobby(self, lobby: Lobby) -> None: ...
+
+    @abc.abstractmethod
     async def _apply(self, table: Table, seat: int, action: Action, by: str) -> Applied: ...
 
     @abc.abstractmethod
@@ -152,7 +159,7 @@ class Core(abc.ABC):
     def _cancel_timers(self, table: Table) -> None: ...
 
     @abc.abstractmethod
-    def _restore_lobby(self, record: GameRecord) -> None: ...
+    def _restore_lobby(self, record: GameRecord) -> Lobby: ...
 
     @abc.abstractmethod
     def _restore_table(self, record: GameRecord, *, playing: bool = True, guest: bool = False) -> Table: ...

@@ -62,6 +62,7 @@ class Lobbies(Core):
         self._lobbies[lobby.id] = lobby
         self._by_channel[channel_id] = lobby.id
         if self.repository is not None:
+            self._opening.add(lobby.id)  # not yet claimed in the database: see `Runners._renew_and_adopt`
             try:
                 await self.repository.create_lobby(
                     lobby.id,
@@ -71,11 +72,15 @@ class Lobbies(Core):
                     options.to_json(),
                     turn_timer,
                     seat_records(lobby.players),
+                    # Held by this process under a lease, as its games are: adopted if it dies.
+                    runner=(self.runner, self._lease()),
                 )
             except BaseException:
                 del self._lobbies[lobby.id]
                 del self._by_channel[channel_id]
                 raise
+            finally:
+                self._opening.discard(lobby.id)
         self._touch(lobby)
         log.info("lobby %s opened in guild %s channel %s", lobby.id, guild_id, channel_id)
         return lobby
@@ -222,7 +227,7 @@ class Lobbies(Core):
         self._schedule(table)
         return table
 
-    def _restore_lobby(self, record: GameRecord) -> None:
+    def _restore_lobby(self, record: GameRecord) -> Lobby:
         players = [Player(seat.user_id, seat.name, seat.computer) for seat in record.seats]
         lobby = Lobby(
             record.id,
@@ -238,6 +243,17 @@ class Lobbies(Core):
         self._by_channel[lobby.channel_id] = lobby.id
         # The idle clock goes on from the last change, across the restart.
         self._touch(lobby, delay=record.updated_at + self._lobby_idle_seconds - time.time())
+        return lobby
+
+    def _give_up_lobby(self, lobby: Lobby) -> None:
+        """Let go of a lobby another process holds now (it adopted it, or was asked to give it back):
+        that process keeps its idle clock and takes its clicks."""
+        self._cancel_expiry(lobby)
+        if self._lobbies.get(lobby.id) is lobby:
+            del self._lobbies[lobby.id]
+        if self._by_channel.get(lobby.channel_id) == lobby.id:
+            del self._by_channel[lobby.channel_id]
+        log.info("lobby %s: another process holds it now", lobby.id)
 
     def _touch(self, lobby: Lobby, delay: float | None = None) -> None:
         """Restart the lobby's idle clock: an untouched lobby closes itself."""
