@@ -117,6 +117,11 @@ class Core(abc.ABC):
             raise GameRefused(Refusal.NOT_IN_GAME)
         raise GameRefused(Refusal.NO_GAME)
 
+    def hosted_by(self, user_id: int, guild_id: int) -> Table | None:
+        """The one running game a person hosts on a server (None if none, or several)."""
+        hosted = [t for t in self._tables.values() if not t.guest and t.host_id == user_id and t.guild_id == guild_id]
+        return hosted[0] if len(hosted) == 1 else None
+
     def _new_id(self) -> str:
         while True:
             game_id = secrets.token_hex(4)

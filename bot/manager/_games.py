@@ -212,7 +212,7 @@ class Games(Core):
         record = await self.repository.load_game(game_id)
         if record is not None and record.status == "stopped" and record.end_reason in PLACE_GONE:
             # Said as it is: the game did not just end, its channel or server went with it.
-            raise GameRefused(Refusal.PLACE_GONE, reason=record.end_reason)
+            raise GameRefused(Refusal(record.end_reason))
         if record is None or record.status != "running":
             return self.table(game_id)
         table = self._tables.get(game_id)  # loaded meanwhile, by another click

@@ -191,6 +191,19 @@ class Lobbies(Core):
             await self._close_lobby(lobby, "cancelled")
         return lobby
 
+    async def close_lobby(self, lobby_id: str, reason: str) -> bool:
+        """Close a lobby that cannot go on, whoever asks: its message was deleted ("message_gone"), say.
+        False if it had closed or started already."""
+        lobby = self._lobbies.get(lobby_id)
+        if lobby is None:
+            return False
+        async with lobby.lock:
+            if self._lobbies.get(lobby_id) is not lobby:
+                return False
+            log.info("lobby %s closed: %s", lobby_id, reason)
+            await self._close_lobby(lobby, reason)
+        return True
+
     async def start(self, lobby_id: str, user_id: int) -> Table:
         """Start the game of a lobby (host only, 3-6 players); seats follow the order of joining."""
         lobby = self.lobby(lobby_id)

@@ -51,7 +51,11 @@ class Refusal(enum.Enum):
     NO_FINISHED_GAME = "no_finished_game"  # nothing to review
     NOT_A_PLAYER = "not_a_player"  # a review is for the people who played the game
     REVIEW_MISSING = "review_missing"  # no finished game by that id
-    PLACE_GONE = "place_gone"  # the game ended because its channel or server is gone (`reason`)
+    # The game ended because its place is gone: its channel or thread was deleted, the bot left its server
+    # (the values are the end reasons of `PLACE_GONE`, one refusal each).
+    CHANNEL_GONE = "channel_gone"
+    SERVER_GONE = "server_gone"
+    RECORD_GONE = "record_gone"  # the game's rows are no longer in the database
 
 
 # The refusals a copy of a game that is behind the database may give wrongly (see `act`).

@@ -21,9 +21,9 @@ import discord
 from bot.budget import Priority, priority
 from bot.engine import RoundResult, TrickResult, rules
 from bot.i18n import duration, t
-from bot.manager import Player, Table
+from bot.manager import PLACE_GONE, Player, Table
 
-from . import _chart, _end, _hand, _look, _permissions, _private, _table
+from . import _chart, _end, _hand, _look, _permissions, _places, _private, _table
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -37,10 +37,13 @@ class Presenting(Protocol):
     bot: WizardBot
     dm_hands: _private.PrivateHands
     private_hands: _private.PrivateHands
+    locked_threads: dict[int, int | None]  # see `_places.holds`
 
     def public_locale(self, guild_id: int) -> str | None: ...
 
     def user_locale(self, user_id: int, guild_id: int) -> str | None: ...
+
+    def lacking(self, table: Table) -> tuple[str, ...] | None: ...
 
     async def show_lobby_link(self, table: Table) -> None: ...
 
@@ -190,6 +193,8 @@ class Feed:
                         # Restored at start-up: the cache knows the channel's permissions once the
                         # server has arrived from the gateway.
                         await self.bot.wait_until_ready()
+                    if await _places.before(self):
+                        continue  # its server is gone: the game has ended, and its end is queued
                     lacking = () if self.cache_stale else self._lacking()
                     if _permissions.blocking(lacking):
                         # Asking anyway would only earn a 403 (and Discord bans a bot that keeps
@@ -204,15 +209,16 @@ class Feed:
                     # written to be run again: what they post carries a nonce or is checked first.
                     self._retry(job, error)
                     break
-                except discord.Forbidden as error:
-                    if error.code not in NO_ACCESS:
-                        self._log_once(type(job).__name__, error)
-                    else:
+                except discord.HTTPException as error:
+                    place = await _places.refused(self, job, error)
+                    if place is _places.Outcome.HOLD:
+                        break
+                    if place is None and isinstance(error, discord.Forbidden) and error.code in NO_ACCESS:
                         # The cache did not know yet: the job waits like any other.
                         self._block(self._lacking() or _permissions.needed(thread=False), job)
                         break
-                except discord.HTTPException as error:
-                    self._log_once(type(job).__name__, error)
+                    if place is None:
+                        self._log_once(type(job).__name__, error)
                 except Exception:
                     log.exception("game %s: showing %s failed", self.table.id, type(job).__name__)
                 finally:
@@ -234,8 +240,9 @@ class Feed:
         asyncio.get_running_loop().call_later(delay, self.wake.set)
 
     def _lacking(self) -> tuple[str, ...]:
-        """What the bot lacks in the game's channel by its cache (nothing, if the cache cannot tell)."""
-        return _permissions.in_cache(self.bot, self.table.guild_id, self.table.channel_id) or ()
+        """What keeps the game from being shown by the bot's cache: its place (`_places.holds`), or a
+        permission the bot lacks in its channel (nothing, if the cache cannot tell)."""
+        return self.presenter.lacking(self.table) or ()
 
     def _block(self, lacking: tuple[str, ...], job: Job) -> None:
         """Stop showing the game, and hold it, until the channel lets the bot post again; `job`
@@ -413,10 +420,13 @@ class Feed:
             return
         try:
             await self.channel.get_partial_message(message_id).edit(**fields)
-        except discord.NotFound:
-            log.info("game %s: the table message was deleted; posting a new one", self.table.id)
+        except discord.HTTPException as error:
+            if not _places.repost_instead(error):
+                raise
+            log.info("game %s: the table cannot be edited (%s); posting it again", self.table.id, error.code)
             message = await self.channel.send(**fields)
             await self.bot.manager.set_table_message(self.table, message.id)
+            await _places.retire(self, message_id, error)
 
     async def _deal_hands(self, attempt: int = 0) -> None:
         """Send each player without this round's hand a new DM (and bring the others' up to date);
@@ -613,6 +623,9 @@ class Feed:
             await self._retire_all_hands()
 
     async def _stop(self, by: Player | None, reason: str) -> None:
+        if reason in PLACE_GONE:
+            await _places.tell_players(self, reason)  # nothing is shown where the game was
+            return
         await self._edit_table(embed=_table.closed_table_embed(self.table, self.locale, stopped_by=by), view=None)
         if reason == "abandoned":
             await self.channel.send(t(self.locale, "table.abandoned"), nonce=self._nonce("x"))

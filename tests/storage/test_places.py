@@ -73,8 +73,7 @@ async def test_a_click_on_a_game_whose_place_is_gone_is_refused_saying_so(site: 
     with pytest.raises(GameRefused) as refused:
         await boot.manager.find_table(table.id)
 
-    assert refused.value.refusal is Refusal.PLACE_GONE
-    assert refused.value.details == {"reason": CHANNEL_GONE}
+    assert refused.value.refusal is Refusal.CHANNEL_GONE
 
 
 @pytest.mark.parametrize("reason", [CHANNEL_GONE, SERVER_GONE])
