@@ -333,6 +333,10 @@ class Presenter:
             held = _places.holds(self, feed.table)
             if feed.blocked:
                 lacking = self.lacking(feed.table)
+                if lacking is None and set(feed.blocked) <= set(_places.HOLDS):
+                    # It waited for its place alone: that is over, and the cache cannot tell the
+                    # permissions (an archived thread is not in it), so it tries; a refusal stops it again.
+                    lacking = held
                 if lacking is not None:
                     await feed.unblock(lacking)
             elif held:

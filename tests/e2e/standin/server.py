@@ -226,6 +226,7 @@ class DiscordStandin(StandinState):
         route = resource.canonical if resource is not None else path
         request[BODY_KEY], request[FILES_KEY] = await self._read_body(request)
         response: web.StreamResponse
+        code = 0
         rule = None if request.match_info.http_exception is not None else self.take_fault(method, path)
         if rule is not None and rule.held is not None:
             await self.changed()
@@ -240,7 +241,7 @@ class DiscordStandin(StandinState):
             self.unknown_routes.append((method, path))
             response = self.json_response({"message": "404: Not Found", "code": 0}, 404)
         elif rule is not None:
-            response = self.fault_response(rule, route)
+            response, code = self.fault_response(rule, route), rule.code
         elif not self._authorized(request, route):
             response = self.json_response({"message": "401: Unauthorized", "code": 0}, 401)
         elif self._over_global_limit(route):
@@ -251,7 +252,7 @@ class DiscordStandin(StandinState):
             try:
                 response = await handler(request)
             except DiscordError as err:
-                response = self.error_response(err)
+                response, code = self.error_response(err), err.code
             except Exception as exc:  # a bug in the stand-in: fail the test loudly
                 self.failures.append(StandinBug(f"stand-in handler {method} {route} crashed: {exc!r}"))
                 self.failures[-1].__cause__ = exc
@@ -264,7 +265,9 @@ class DiscordStandin(StandinState):
         if dropped == "after":
             return self._drop(request, method, path, route)
         self.rest_log.append(
-            RestCall(method, path, route, response.status, time.monotonic(), dict(request.query), request[BODY_KEY])
+            RestCall(
+                method, path, route, response.status, time.monotonic(), dict(request.query), request[BODY_KEY], code
+            )
         )
         await self.changed()
         return response

@@ -366,6 +366,7 @@ class RestCall:
     at: float
     query: dict[str, str]
     body: Any = None
+    code: int = 0  # the JSON error code of a refusal (10003, 50001, …); 0 otherwise
 
 
 @dataclass
