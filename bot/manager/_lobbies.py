@@ -85,6 +85,21 @@ class Lobbies(Core):
         log.info("lobby %s opened in guild %s channel %s", lobby.id, guild_id, channel_id)
         return lobby
 
+    async def find_lobby(self, lobby_id: str) -> Lobby:
+        """The open lobby `lobby_id`: held here, or taken from the database when its claim came to this
+        process (handed back by the process that adopted it) or lapsed, and its server is this
+        process's; GameRefused if there is none here."""
+        if lobby_id in self._lobbies or self.repository is None:
+            return self.lobby(lobby_id)
+        record = await self.repository.load_game(lobby_id)
+        if record is None or record.status != "lobby" or not self.repository.restores(record.guild_id):
+            return self.lobby(lobby_id)
+        claimed = await self.repository.claim_games(self.runner, [lobby_id], time.time(), self._lease())
+        if lobby_id in claimed and lobby_id not in self._lobbies and lobby_id not in self._tables:
+            self._restore_lobby(record)
+            log.info("lobby %s: taken from the database", lobby_id)
+        return self.lobby(lobby_id)
+
     def unshown_lobbies(self) -> list[Lobby]:
         """The open lobbies whose message was never recorded (a crash came first)."""
         return [lobby for lobby in self._lobbies.values() if lobby.message_id is None]

@@ -417,6 +417,8 @@ class WizardCog(commands.Cog, name="Wizard"):
     async def _lobby_click(self, interaction: Interaction, button: _ids.LobbyId) -> None:
         locale = _public_locale(interaction)
         user = interaction.user
+        # Held here, or taken now if it has just come back to this process (see `Runners`).
+        await self.manager.find_lobby(button.game)
         if button.op == "join":
             lobby = await self.manager.join(button.game, _player(user))
         elif button.op == "leave":

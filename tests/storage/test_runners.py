@@ -16,7 +16,16 @@ from typing import Any
 import pytest
 
 from bot.engine import Options
-from bot.manager import ActionApplied, Event, GameAdopted, GameManager, LobbyAdopted, LobbyClosed, Table
+from bot.manager import (
+    ActionApplied,
+    Event,
+    GameAdopted,
+    GameManager,
+    GameRefused,
+    LobbyAdopted,
+    LobbyClosed,
+    Table,
+)
 from bot.storage import Repository
 from tests.manager.support import CHANNEL, GUILD, PEOPLE, open_with, start_with
 
@@ -296,3 +305,20 @@ async def test_a_lobby_opened_while_the_claims_are_renewed_stays(site: Site, mon
 
         assert first.in_channel(CHANNEL) is lobby
         assert await repository.renew_runs(first.runner, time.time() + 60) == {lobby.id: False}
+
+
+async def test_a_click_takes_a_lobby_handed_back_before_the_next_beat(site: Site) -> None:
+    """Handed back between two beats of its server's process, a lobby is taken at the first click."""
+    async with process(site.path, runs_server=False, **QUICK) as (other, other_events):
+        async with process(site.path, **QUICK) as (first, _):
+            lobby = await open_with(first, 2)
+        await other_events.wait_for(lobby_adopted)
+        async with process(site.path, **(QUICK | {"runner_beat": 600.0})) as (back, _):
+            with pytest.raises(GameRefused):
+                await back.find_lobby(lobby.id)  # asked back: the adopter holds it still
+            await other._renew_and_adopt()  # the adopter's beat: handed over
+
+            found = await back.find_lobby(lobby.id)
+
+            assert back.in_channel(CHANNEL) is found
+            assert (await back.join(lobby.id, PEOPLE[2])).players == PEOPLE[:3]
