@@ -316,6 +316,52 @@ async def test_a_lock_the_bot_did_not_hear_of_holds_the_game_from_the_first_refu
         assert len(refused(two.standin, 160005)) == 1
 
 
+@pytest.mark.parametrize("deleted", ["the thread", "its channel"])
+async def test_a_deleted_thread_ends_its_game(two: Two, deleted: str) -> None:
+    there = two.there
+    await start_game(there, there.people[:3], rounds=2)
+    world, table, _ = await a_game_in_a_thread(two)
+    presenter = two.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
+    await two.standin.wait_for(lambda: presenter.backlog() == 0, 5, "the move shown")
+    since = time.monotonic()
+
+    await two.standin.delete_channel(world.channel if deleted == "the thread" else two.here.channel)
+
+    def told(person: User) -> int:
+        return len([m for m in two.driver.dm_view(person) if ENDED in m.text()])
+
+    seats = world.people[:3]
+    await two.standin.wait_for(lambda: all(told(person) for person in seats), 5, "every player told")
+    assert await stored(world, table.id) == ("stopped", "channel_gone")
+    await plays_on(there, there.people[:3])
+    assert [told(person) for person in seats] == [1, 1, 1]
+    assert calls_to(two.standin, world.channel, since) == []
+
+
+async def test_an_outage_the_bot_came_back_to_holds_the_game_until_the_server_is_back(two: Two) -> None:
+    """Down while its server was unavailable: READY lists the server, GUILD_DELETE says it is down. The
+    game waits (it is not ended as if the bot had been removed), and goes on when the server is back."""
+    here = two.here
+    table = await start_game(here, here.people[:3], rounds=1)
+    await two.standin.wait_for(lambda: all(latest_hand(here, u) for u in here.people[:3]), 5, "the hands")
+    await here.runner.stop()
+    await two.standin.guild_outage(here.guild)
+    bot = WizardBot(two.bot.settings)
+    bot.manager = GameManager(seed_source=lambda: GAME_SEED, computer_pace=0.0)
+    async with run_bot(two.standin, bot, capture_loggers=LOGGERS) as runner:
+        again = dataclasses.replace(here, bot=bot, runner=runner)
+        presenter = bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
+        await two.standin.wait_for(lambda: presenter.blocked(table.id), 5, "the restored game to wait")
+        text = await click_while_waiting(again, bot.manager.table(table.id), here.people[:3])
+        assert "unavailable" in text
+
+        await two.standin.guild_recovers(here.guild)
+        await two.standin.wait_for(lambda: not presenter.blocked(table.id), 5, "the game to go on")
+        await Recorder(again, here.people[:3], mistakes=0.0).play_to_end()
+        assert await stored(again, table.id) == ("finished", None)
+        assert all(ENDED not in m.text() for person in here.people for m in two.driver.dm_view(person))
+
+
 # ---------------------------------------------------------------------- a lobby whose message was deleted
 async def a_lobby(world: World, host: User, *guests: User) -> StoredMessage:
     lobby = await (await world.driver.slash(host, world.channel, "wizard start")).wait_response()
