@@ -271,9 +271,12 @@ class WizardCog(commands.Cog, name="Wizard"):
             existing = error.details.get("game")
             if error.refusal is not Refusal.CHANNEL_BUSY or not isinstance(existing, Lobby | Table):
                 raise
-            if not await self.presenter.still_shown(existing):
-                return await self.manager.open_lobby(guild_id, channel_id, host, options, timer, computers), True
-            raise _with_link(error) from None
+            if await self.presenter.still_shown(existing):
+                raise _with_link(error) from None
+        try:
+            return await self.manager.open_lobby(guild_id, channel_id, host, options, timer, computers), True
+        except GameRefused as error:
+            raise _with_link(error) from None  # opened by someone else meanwhile
 
     @wizard.command(name="stop", description=command_text("command.wizard.stop"))
     async def stop(self, interaction: Interaction) -> None:
