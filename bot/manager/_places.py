@@ -29,8 +29,8 @@ class Places(Core):
         for lobby in [lobby for lobby in self._lobbies.values() if there(lobby.guild_id, lobby.channel_id)]:
             async with lobby.lock:
                 if self._lobbies.get(lobby.id) is lobby:
-                    log.warning("lobby %s in guild %s channel %s closed: %s", lobby.id, guild_id, lobby.channel_id,
-                                reason)  # fmt: skip
+                    where = f"guild {guild_id} channel {lobby.channel_id}"
+                    log.warning("lobby %s in %s closed: %s", lobby.id, where, reason)
                     await self._close_lobby(lobby, reason)
         tables = [table for table in self._tables.values() if there(table.guild_id, table.channel_id)]
         return [table for table in tables if await self._end_where_gone(table, reason)]

@@ -585,3 +585,25 @@ async def test_the_bot_removed_from_a_server_ends_its_games_there(tmp_path: Path
         assert calls_to(standin, process.here, removed) == []
         assert process.stored() == [("stopped", "server_gone")]
     assert process.log_problems() == ([], [])
+
+
+@pytest.mark.parametrize("button", ["Game record", "Rematch", "My review"])
+async def test_the_buttons_of_a_game_whose_rows_are_gone_say_so(two: Two, button: str) -> None:
+    here = two.here
+    seats = here.people[:3]
+    table = await start_game(here, seats, rounds=1)
+    await Recorder(here, seats, mistakes=0.0).play_to_end()
+    (final,) = messages_of(two.driver, here.channel, "Final standings")
+    # An admin prunes old games while the bot is stopped: its seats, moves and results go with it.
+    await here.runner.stop()
+    with contextlib.closing(sqlite3.connect(two.bot.settings.database_path)) as db, db:
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("DELETE FROM games WHERE id = ?", (table.id,))
+    bot = WizardBot(two.bot.settings)
+    async with run_bot(two.standin, bot, capture_loggers=LOGGERS):
+        record = await two.driver.click(seats[1], final, button)
+
+        answer = await record.wait_response()
+        assert answer.ephemeral_to == seats[1].id
+        assert answer.text() == "This game's record is no longer stored."
+        assert bot.manager.in_channel(here.channel.id) is None
