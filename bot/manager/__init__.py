@@ -7,7 +7,8 @@ with a `Listener` and turns each event into messages.
 `GameManager` is put together from its parts, one module each, over the state they share
 (`_core`): lobbies (`_lobbies`), running games (`_games`), timers and computer players
 (`_turns`), what is stored and restored (`_persistence`), which process runs each game
-(`_runners`) and the coach (`_coach`). The data it holds and the events it emits are in `_model`.
+(`_runners`), what ends with a place that is gone (`_places`) and the coach (`_coach`). The data
+it holds and the events it emits are in `_model`.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from ._games import MISSES_BEFORE_AWAY, Games
 from ._lobbies import LOBBY_IDLE_SECONDS, Lobbies
 from ._model import (
     CATCH_UP_REFUSALS,
+    CHANNEL_GONE,
     COMPUTER_LEVELS,
     DEFAULT_TURN_TIMER,
     MAX_TURN_TIMER,
     MIN_TURN_TIMER,
+    PLACE_GONE,
+    SERVER_GONE,
     ActionApplied,
     Event,
     GameAdopted,
@@ -34,6 +38,7 @@ from ._model import (
     GameStopped,
     Listener,
     Lobby,
+    LobbyAdopted,
     LobbyClosed,
     Player,
     PresenceChanged,
@@ -44,6 +49,7 @@ from ._model import (
     placings,
 )
 from ._persistence import Persistence
+from ._places import Places
 from ._runners import ADOPT_AT_ONCE, RUNNER_BEAT_SECONDS, RUNNER_LEASE_SECONDS, Runners
 from ._turns import ABANDON_SECONDS, COMPUTER_PACE_SECONDS, STAND_IN_LEVEL, Turns
 
@@ -51,6 +57,7 @@ __all__ = [
     "ABANDON_SECONDS",
     "ADOPT_AT_ONCE",
     "CATCH_UP_REFUSALS",
+    "CHANNEL_GONE",
     "COMPUTER_LEVELS",
     "COMPUTER_PACE_SECONDS",
     "DEFAULT_TURN_TIMER",
@@ -58,8 +65,10 @@ __all__ = [
     "MAX_TURN_TIMER",
     "MIN_TURN_TIMER",
     "MISSES_BEFORE_AWAY",
+    "PLACE_GONE",
     "RUNNER_BEAT_SECONDS",
     "RUNNER_LEASE_SECONDS",
+    "SERVER_GONE",
     "STAND_IN_LEVEL",
     "ActionApplied",
     "Event",
@@ -70,6 +79,7 @@ __all__ = [
     "GameStopped",
     "Listener",
     "Lobby",
+    "LobbyAdopted",
     "LobbyClosed",
     "Player",
     "PresenceChanged",
@@ -81,7 +91,7 @@ __all__ = [
 ]
 
 
-class GameManager(Lobbies, Games, Turns, Persistence, Runners, Coach):
+class GameManager(Lobbies, Games, Turns, Persistence, Runners, Places, Coach):
     """Owns every lobby and game; at most one of either per channel."""
 
     def __init__(
@@ -100,6 +110,7 @@ class GameManager(Lobbies, Games, Turns, Persistence, Runners, Coach):
         self._lobbies = {}
         self._tables = {}
         self._by_channel = {}
+        self._opening = set()
         self._listeners = []
         self._lobby_idle_seconds = lobby_idle_seconds
         self._seed_source = seed_source

@@ -37,7 +37,9 @@ class Coach(Core):
             if game_id is None:
                 raise GameRefused(Refusal.NO_FINISHED_GAME)
         record = await repository.load_game(game_id)
-        if record is None or record.status != "finished" or record.seed is None:
+        if record is None:
+            raise GameRefused(Refusal.RECORD_GONE)
+        if record.status != "finished" or record.seed is None:
             raise GameRefused(Refusal.REVIEW_MISSING)
         seat = next((s.seat for s in record.seats if s.user_id == user_id and s.computer is None), None)
         if seat is None:

@@ -33,6 +33,7 @@ class Core(abc.ABC):
     _lobbies: dict[str, Lobby]
     _tables: dict[str, Table]
     _by_channel: dict[int, str]
+    _opening: set[str]  # lobbies being stored, whose claim is not committed yet
     _listeners: list[Listener]
     _tasks: set[asyncio.Task[None]]
     _closed: bool
@@ -116,6 +117,11 @@ class Core(abc.ABC):
             raise GameRefused(Refusal.NOT_IN_GAME)
         raise GameRefused(Refusal.NO_GAME)
 
+    def hosted_by(self, user_id: int, guild_id: int) -> Table | None:
+        """The one running game a person hosts on a server (None if none, or several)."""
+        hosted = [t for t in self._tables.values() if not t.guest and t.host_id == user_id and t.guild_id == guild_id]
+        return hosted[0] if len(hosted) == 1 else None
+
     def _new_id(self) -> str:
         while True:
             game_id = secrets.token_hex(4)
@@ -129,6 +135,12 @@ class Core(abc.ABC):
 
     @abc.abstractmethod
     def _cancel_expiry(self, lobby: Lobby) -> None: ...
+
+    @abc.abstractmethod
+    async def _close_lobby(self, lobby: Lobby, reason: str) -> None: ...
+
+    @abc.abstractmethod
+    def _give_up_lobby(self, lobby: Lobby) -> None: ...
 
     @abc.abstractmethod
     async def _apply(self, table: Table, seat: int, action: Action, by: str) -> Applied: ...
@@ -152,7 +164,7 @@ class Core(abc.ABC):
     def _cancel_timers(self, table: Table) -> None: ...
 
     @abc.abstractmethod
-    def _restore_lobby(self, record: GameRecord) -> None: ...
+    def _restore_lobby(self, record: GameRecord) -> Lobby: ...
 
     @abc.abstractmethod
     def _restore_table(self, record: GameRecord, *, playing: bool = True, guest: bool = False) -> Table: ...

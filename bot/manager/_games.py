@@ -11,6 +11,7 @@ from ..storage import GameRecord, StorageConflict
 from ._core import Core
 from ._model import (
     CATCH_UP_REFUSALS,
+    PLACE_GONE,
     ActionApplied,
     GameRefused,
     GameStopped,
@@ -99,6 +100,7 @@ class Games(Core):
             else:
                 table.away.discard(seat.user_id)
         table.stopped = record.status == "stopped"
+        table.end_reason = record.end_reason
         if table.guest:
             # Which messages show the game now (each player's DM hand among them): the owner sends
             # and records them.
@@ -187,8 +189,8 @@ class Games(Core):
             if user_id != table.host_id and not is_moderator:
                 raise GameRefused(Refusal.NOT_ALLOWED)
             if self.repository is not None:
-                await self.repository.stop_game(table.id)
-            table.stopped = True
+                await self.repository.stop_game(table.id, "stopped")
+            table.stopped, table.end_reason = True, "stopped"
             self._finish(table)
         log.info("game %s stopped by %s", table.id, user_id)
         self._emit(GameStopped(table, Player(user_id, name or str(user_id))))
@@ -208,6 +210,9 @@ class Games(Core):
         if table is not None or self.repository is None:
             return self.table(game_id)
         record = await self.repository.load_game(game_id)
+        if record is not None and record.status == "stopped" and record.end_reason in PLACE_GONE:
+            # Said as it is: the game did not just end, its channel or server went with it.
+            raise GameRefused(Refusal(record.end_reason))
         if record is None or record.status != "running":
             return self.table(game_id)
         table = self._tables.get(game_id)  # loaded meanwhile, by another click

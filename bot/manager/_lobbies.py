@@ -62,6 +62,7 @@ class Lobbies(Core):
         self._lobbies[lobby.id] = lobby
         self._by_channel[channel_id] = lobby.id
         if self.repository is not None:
+            self._opening.add(lobby.id)  # not yet claimed in the database: see `Runners._renew_and_adopt`
             try:
                 await self.repository.create_lobby(
                     lobby.id,
@@ -71,14 +72,33 @@ class Lobbies(Core):
                     options.to_json(),
                     turn_timer,
                     seat_records(lobby.players),
+                    # Held by this process under a lease, as its games are: adopted if it dies.
+                    runner=(self.runner, self._lease()),
                 )
             except BaseException:
                 del self._lobbies[lobby.id]
                 del self._by_channel[channel_id]
                 raise
+            finally:
+                self._opening.discard(lobby.id)
         self._touch(lobby)
         log.info("lobby %s opened in guild %s channel %s", lobby.id, guild_id, channel_id)
         return lobby
+
+    async def find_lobby(self, lobby_id: str) -> Lobby:
+        """The open lobby `lobby_id`: held here, or taken from the database when its claim came to this
+        process (handed back by the process that adopted it) or lapsed, and its server is this
+        process's; GameRefused if there is none here."""
+        if lobby_id in self._lobbies or self.repository is None:
+            return self.lobby(lobby_id)
+        record = await self.repository.load_game(lobby_id)
+        if record is None or record.status != "lobby" or not self.repository.restores(record.guild_id):
+            return self.lobby(lobby_id)
+        claimed = await self.repository.claim_games(self.runner, [lobby_id], time.time(), self._lease())
+        if lobby_id in claimed and lobby_id not in self._lobbies and lobby_id not in self._tables:
+            self._restore_lobby(record)
+            log.info("lobby %s: taken from the database", lobby_id)
+        return self.lobby(lobby_id)
 
     def unshown_lobbies(self) -> list[Lobby]:
         """The open lobbies whose message was never recorded (a crash came first)."""
@@ -186,6 +206,19 @@ class Lobbies(Core):
             await self._close_lobby(lobby, "cancelled")
         return lobby
 
+    async def close_lobby(self, lobby_id: str, reason: str) -> bool:
+        """Close a lobby that cannot go on, whoever asks: its message was deleted ("message_gone"), say.
+        False if it had closed or started already."""
+        lobby = self._lobbies.get(lobby_id)
+        if lobby is None:
+            return False
+        async with lobby.lock:
+            if self._lobbies.get(lobby_id) is not lobby:
+                return False
+            log.info("lobby %s closed: %s", lobby_id, reason)
+            await self._close_lobby(lobby, reason)
+        return True
+
     async def start(self, lobby_id: str, user_id: int) -> Table:
         """Start the game of a lobby (host only, 3-6 players); seats follow the order of joining."""
         lobby = self.lobby(lobby_id)
@@ -222,7 +255,7 @@ class Lobbies(Core):
         self._schedule(table)
         return table
 
-    def _restore_lobby(self, record: GameRecord) -> None:
+    def _restore_lobby(self, record: GameRecord) -> Lobby:
         players = [Player(seat.user_id, seat.name, seat.computer) for seat in record.seats]
         lobby = Lobby(
             record.id,
@@ -238,6 +271,17 @@ class Lobbies(Core):
         self._by_channel[lobby.channel_id] = lobby.id
         # The idle clock goes on from the last change, across the restart.
         self._touch(lobby, delay=record.updated_at + self._lobby_idle_seconds - time.time())
+        return lobby
+
+    def _give_up_lobby(self, lobby: Lobby) -> None:
+        """Let go of a lobby another process holds now (it adopted it, or was asked to give it back):
+        that process keeps its idle clock and takes its clicks."""
+        self._cancel_expiry(lobby)
+        if self._lobbies.get(lobby.id) is lobby:
+            del self._lobbies[lobby.id]
+        if self._by_channel.get(lobby.channel_id) == lobby.id:
+            del self._by_channel[lobby.channel_id]
+        log.info("lobby %s: another process holds it now", lobby.id)
 
     def _touch(self, lobby: Lobby, delay: float | None = None) -> None:
         """Restart the lobby's idle clock: an untouched lobby closes itself."""

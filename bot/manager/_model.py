@@ -21,6 +21,12 @@ COMPUTER_LEVELS = ("easy", "normal", "hard")
 DEFAULT_TURN_TIMER = 5 * 60
 MIN_TURN_TIMER = 30
 MAX_TURN_TIMER = 24 * 60 * 60
+# Why a game ends with its place: its channel (or thread) was deleted, or the bot was removed from its
+# server. Such a game is stored as stopped with the reason, its players are told by DM, and nothing is
+# posted there again.
+CHANNEL_GONE = "channel_gone"
+SERVER_GONE = "server_gone"
+PLACE_GONE = frozenset({CHANNEL_GONE, SERVER_GONE})
 
 
 class Refusal(enum.Enum):
@@ -45,6 +51,11 @@ class Refusal(enum.Enum):
     NO_FINISHED_GAME = "no_finished_game"  # nothing to review
     NOT_A_PLAYER = "not_a_player"  # a review is for the people who played the game
     REVIEW_MISSING = "review_missing"  # no finished game by that id
+    # The game ended because its place is gone: its channel or thread was deleted, the bot left its server
+    # (the values are the end reasons of `PLACE_GONE`, one refusal each).
+    CHANNEL_GONE = "channel_gone"
+    SERVER_GONE = "server_gone"
+    RECORD_GONE = "record_gone"  # the game's rows are no longer in the database
 
 
 # The refusals a copy of a game that is behind the database may give wrongly (see `act`).
@@ -124,6 +135,8 @@ class Table:
     paused_for: tuple[str, ...] = ()
     # How many rounds' score pads the channel shows.
     pads_shown: int = 0
+    # Why a game that was stopped ended (see `GameStopped.reason`); None while it runs.
+    end_reason: str | None = None
     # Held by a process that does not run the game's server (its shard is another process's), to
     # take a click that reached this one: a DM click reaches shard 0 only. The process of the
     # game's server shows it and runs its timers; a guest copy only takes clicks, and catches up.
@@ -164,10 +177,12 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class LobbyClosed:
-    """A lobby closed without a game: cancelled by the host, emptied, or idle too long."""
+    """A lobby closed without a game: cancelled by the host, emptied, idle too long, or its place gone."""
 
     lobby: Lobby
-    reason: str  # "cancelled", "empty" or "expired"
+    # "cancelled", "empty", "expired"; "message_gone" (its message was deleted), or one of `PLACE_GONE`
+    # (then there is nothing left to show it in)
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,11 +224,13 @@ class PresenceChanged:
 
 @dataclass(frozen=True, slots=True)
 class GameStopped:
-    """A game was ended before its last round: by the host or a moderator, or because everyone left."""
+    """A game was ended before its last round: by the host or a moderator, because everyone left, or
+    because its place is gone."""
 
     table: Table
     by: Player | None  # None when the game ended itself
-    reason: str = "stopped"  # or "abandoned": every person was away too long
+    # or "abandoned": every person was away too long; or one of `PLACE_GONE`
+    reason: str = "stopped"
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +241,24 @@ class GameAdopted:
     table: Table
 
 
-Event = LobbyClosed | GameStarted | ActionApplied | GameStopped | TurnReminder | PresenceChanged | GameAdopted
+@dataclass(frozen=True, slots=True)
+class LobbyAdopted:
+    """This process took over a lobby whose process died (or that its server's process took back): it
+    keeps the lobby's idle clock from now on, and shows it if its message was never recorded."""
+
+    lobby: Lobby
+
+
+Event = (
+    LobbyClosed
+    | GameStarted
+    | ActionApplied
+    | GameStopped
+    | TurnReminder
+    | PresenceChanged
+    | GameAdopted
+    | LobbyAdopted
+)
 Listener = Callable[[Event], None]
 
 

@@ -26,14 +26,15 @@ class Persistence(Core):
         ended games whose ending the channel has not been shown yet (a crash came first).
         """
         self.repository = repository
-        tables, running = [], []
+        tables, running, lobbies = [], [], []
         for record in await repository.open_games():
             try:
                 if record.status == "lobby":
-                    self._restore_lobby(record)
+                    lobbies.append(record)
                     continue
                 if record.status in ("finished", "stopped"):
-                    # Its ending was not shown before the restart: restored to be shown, not played.
+                    # Its ending was not shown before the restart (or, for a game whose place is gone,
+                    # its players not told): restored to be shown, not played.
                     ended = self._restore_table(record, playing=False)
                     ended.stopped = record.status == "stopped"
                     tables.append(ended)
@@ -54,14 +55,26 @@ class Persistence(Core):
         # replaces (which lets go at its next beat, if it lives), asked back from one that adopted
         # them meanwhile (which hands them over at its next beat).
         now = time.time()
-        ids = [table.id for table in running]
+        ids = [table.id for table in running] + [record.id for record in lobbies]
         claimed = await repository.claim_games(self.runner, ids, now, self._lease(), starting=True)
         for table in running:
             if table.id in claimed:
                 # Timers go on from the stored deadline; a computer's turn is played now.
                 self._run_here(table)
                 tables.append(table)
-        log.info("restored %d lobbies and %d games (%d run here)", len(self._lobbies), len(running), len(claimed))
+        for record in lobbies:
+            # A lobby another process adopted meanwhile is asked back, and held here once handed over.
+            if record.id in claimed:
+                try:
+                    self._restore_lobby(record)
+                except Exception:
+                    log.exception("could not restore lobby %s; it is left as it was", record.id)
+        log.info(
+            "restored %d lobbies and %d games (%d run here)",
+            len(self._lobbies),
+            len(running),
+            len(claimed) - len(self._lobbies),
+        )
         await repository.watch_games(self._heard)
         self._spawn(self._beat())
         return tables
@@ -82,6 +95,7 @@ class Persistence(Core):
             game,
             turn_deadline=record.turn_deadline,
             guest=guest,
+            end_reason=record.end_reason,
         )
         take_shown(table, record)
         for seat in record.seats:

@@ -1,5 +1,5 @@
-"""Which process runs each game: a claim renewed every beat, games of a dead process adopted by
-another, and handed back to the process of their server when it returns.
+"""Which process runs each game and holds each lobby: a claim renewed every beat, games and lobbies of
+a dead process adopted by another, and handed back to the process of their server when it returns.
 
 One process at a time runs a game — its timers, its computer players, and the messages that show
 it — so that an older render from one process never overwrites a newer one from another (Discord's
@@ -10,6 +10,9 @@ beat, starting with what the channel is owed. A dead process's claim simply runs
 keeps restarts fast: a process of the game's server that starts takes the game at once from another
 process of the same server — most likely the one it replaces, dead (a crash) or about to exit (a
 deploy) — which lets go at its next beat if it still lives.
+
+A lobby is held the same way, by one process at a time, since each change to it rewrites its seats: the
+holder keeps its idle clock (and so closes it when nobody touches it) and takes its clicks.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import logging
 import time
 
 from ._core import Core
-from ._model import GameAdopted, Table
+from ._model import GameAdopted, LobbyAdopted, Table
 
 log = logging.getLogger(__name__)
 
@@ -56,35 +59,56 @@ class Runners(Core):
         assert repository is not None
         now = time.time()
         until = now + self._runner_lease
+        # What this process held, with its claim committed, before renewing: a lobby still being
+        # stored may be missing from the answer, yet it is this process's all the same.
+        known = set(self._tables) | (set(self._lobbies) - self._opening)
         held = await repository.renew_runs(self.runner, until)
         asked = [game_id for game_id, asked_back in held.items() if asked_back]
         for game_id in asked:
             if (table := self._tables.get(game_id)) is not None:
                 self._give_up(table)
+            if (lobby := self._lobbies.get(game_id)) is not None:
+                self._give_up_lobby(lobby)
         if asked:
             # Stopped showing them first: from here on only their server's process does.
             await repository.hand_over(self.runner, asked, until)
         for table in list(self._tables.values()):
-            if not table.guest and table.id not in held:
+            if not table.guest and table.id in known and table.id not in held:
                 self._give_up(table)  # another process runs it now (this one missed its beats)
+        for lobby in list(self._lobbies.values()):
+            if lobby.id in known and lobby.id not in held:
+                self._give_up_lobby(lobby)  # another process holds it now
+        # Handed over to this process since its last beat (it asked for them back at its start), and not
+        # held here at all yet: a lobby, most likely (a game is held as a guest meanwhile).
+        handed = [
+            game_id
+            for game_id, asked_back in held.items()
+            if not asked_back and game_id not in self._tables and game_id not in self._lobbies
+        ]
         # The games of this process's servers that another process runs: those whose claim ran out,
         # or that were handed over since the last beat, are taken now; an adopter's are asked back.
         ours = [table.id for table in self._tables.values() if table.guest and repository.restores(table.guild_id)]
         claimed = await repository.claim_games(self.runner, ours, now, until) if ours else set()
-        for game_id in [*claimed, *await repository.adopt_orphans(self.runner, now, until, ADOPT_AT_ONCE)]:
+        for game_id in [*handed, *claimed, *await repository.adopt_orphans(self.runner, now, until, ADOPT_AT_ONCE)]:
             try:
                 await self._adopt(game_id)
             except Exception:
                 log.exception("game %s: could not adopt it; another process will", game_id)
 
     async def _adopt(self, game_id: str) -> None:
-        """Run a game this process has just claimed (its process died, or handed it over): held here
-        as a guest or not at all until now."""
+        """Run a game, or hold a lobby, that this process has just claimed (its process died, or handed
+        it over): held here as a guest or not at all until now."""
         assert self.repository is not None
         table = self._tables.get(game_id)
-        if table is not None and not table.guest:
+        if (table is not None and not table.guest) or game_id in self._lobbies:
             return
         record = await self.repository.load_game(game_id)
+        if record is not None and record.status == "lobby":
+            if game_id not in self._lobbies and game_id not in self._tables:  # not taken meanwhile
+                lobby = self._restore_lobby(record)
+                log.warning("lobby %s: held in this process from now on", game_id)
+                self._emit(LobbyAdopted(lobby))
+            return
         if record is None or record.status != "running":
             return
         table = self._tables.get(game_id)  # loaded meanwhile, by a click

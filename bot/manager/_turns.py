@@ -157,8 +157,8 @@ class Turns(Core):
             if table.stopped or table.game.is_over or not all(p.user_id in table.away for p in people):
                 return
             if self.repository is not None:
-                await self.repository.stop_game(table.id)
-            table.stopped = True
+                await self.repository.stop_game(table.id, "abandoned")
+            table.stopped, table.end_reason = True, "abandoned"
             self._finish(table)
         log.info("game %s ended itself: everyone was away", table.id)
         self._emit(GameStopped(table, None, "abandoned"))

@@ -57,23 +57,27 @@ def _ranked(column: str) -> str:
     return "guild_id = ?" + (" AND rating IS NOT NULL" if column == Sort.RATING.value else "")
 
 
-# The running games whose runner's claim ran out by a time (its process died), or that have none.
-# `lock` ends the inner SELECT: how a backend keeps two adopting processes from taking the same game.
+# The lobbies and running games whose runner's claim ran out by a time (its process died), or that have
+# none. `lock` ends the inner SELECT: how a backend keeps two adopting processes from taking the same game.
 ADOPT_ORPHANS = (
     "UPDATE games SET runner = ?, runner_until = ?, runner_adopted = TRUE, runner_wanted = NULL"
     " WHERE id IN (SELECT id FROM games"
-    " WHERE status = 'running' AND (runner_until IS NULL OR runner_until < ?) LIMIT ?{lock}) RETURNING id"
+    " WHERE status IN ('lobby', 'running') AND (runner_until IS NULL OR runner_until < ?) LIMIT ?{lock}) RETURNING id"
 )
+# Lobbies are claimed as running games are: a process holds a lobby under the same lease.
 # The statements about a list of game ids: `ids` is how a backend takes one list as one parameter
 # ("id IN (SELECT value FROM json_each(?))" of a JSON text in SQLite, "id = ANY(?::text[])" in PostgreSQL).
 # See `Repository.claim_games` and `Repository.hand_over`: which claims a process of the game's
 # server takes, which it asks back from their adopter, and the handover.
 CLAIM_GAMES = (
     "UPDATE games SET runner = ?, runner_until = ?, runner_adopted = FALSE, runner_wanted = NULL"
-    " WHERE {ids} AND status = 'running' AND (runner IS NULL OR runner = ? OR runner_until IS NULL"
+    " WHERE {ids} AND status IN ('lobby', 'running') AND (runner IS NULL OR runner = ? OR runner_until IS NULL"
     " OR runner_until < ? OR (? AND NOT runner_adopted)) RETURNING id"
 )
-ASK_BACK = "UPDATE games SET runner_wanted = ? WHERE {ids} AND status = 'running' AND runner_adopted AND runner <> ?"
+ASK_BACK = (
+    "UPDATE games SET runner_wanted = ?"
+    " WHERE {ids} AND status IN ('lobby', 'running') AND runner_adopted AND runner <> ?"
+)
 HAND_OVER = (
     "UPDATE games SET runner = runner_wanted, runner_until = ?, runner_adopted = FALSE, runner_wanted = NULL"
     " WHERE {ids} AND runner = ? AND runner_wanted IS NOT NULL"
@@ -88,8 +92,8 @@ class Statements:
 
     # -- lobbies and games
     create_lobby: str = (
-        "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, turn_timer, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)"
+        "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, turn_timer, created_at, updated_at,"
+        " runner, runner_until) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)"
     )
     update_lobby: str = "UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?"
     delete_seats: str = "DELETE FROM seats WHERE game_id = ?"
@@ -117,9 +121,12 @@ class Statements:
     )
     set_pads_shown: str = "UPDATE games SET pads_shown = ? WHERE id = ?"
     set_final_message: str = "UPDATE games SET final_message_id = ? WHERE id = ?"
-    stop_game: str = "UPDATE games SET status = 'stopped', finished_at = ? WHERE id = ?"
+    stop_game: str = (
+        "UPDATE games SET status = 'stopped', end_reason = ?, finished_at = ? WHERE id = ? AND status = 'running'"
+        " RETURNING id"
+    )
     renew_runs: str = (
-        "UPDATE games SET runner_until = ? WHERE runner = ? AND status = 'running'"
+        "UPDATE games SET runner_until = ? WHERE runner = ? AND status IN ('lobby', 'running')"
         " RETURNING id, runner_wanted IS NOT NULL AS asked"
     )
     adopt_orphans: str = ADOPT_ORPHANS.format(lock="")
@@ -302,11 +309,23 @@ class SQLRepository(Repository):
         options: dict[str, Any],
         turn_timer: float,
         seats: Sequence[SeatRecord],
+        runner: tuple[str, float] | None = None,
     ) -> None:
         now = time.time()
+        name, until = runner or (None, None)
         async with self._writing() as db:
             await db.execute(
-                self.SQL.create_lobby, game_id, guild_id, channel_id, host_id, json.dumps(options), turn_timer, now, now
+                self.SQL.create_lobby,
+                game_id,
+                guild_id,
+                channel_id,
+                host_id,
+                json.dumps(options),
+                turn_timer,
+                now,
+                now,
+                name,
+                until,
             )
             await self._write_seats(db, game_id, seats)
 
@@ -392,8 +411,9 @@ class SQLRepository(Repository):
     async def set_final_message(self, game_id: str, message_id: int) -> None:
         await self._write(self.SQL.set_final_message, message_id, game_id)
 
-    async def stop_game(self, game_id: str) -> None:
-        await self._write(self.SQL.stop_game, time.time(), game_id)
+    async def stop_game(self, game_id: str, reason: str = "stopped") -> bool:
+        async with self._statement() as db:
+            return bool(await db.fetch(self.SQL.stop_game, reason, time.time(), game_id))
 
     async def claim_games(
         self, runner: str, game_ids: Sequence[str], now: float, until: float, *, starting: bool = False
@@ -460,6 +480,7 @@ class SQLRepository(Repository):
             actions=tuple(await self._actions(db, game["id"])),
             pads_shown=game["pads_shown"],
             final_message_id=game["final_message_id"],
+            end_reason=game["end_reason"],
         )
 
     async def actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:

@@ -95,6 +95,9 @@ class GameRecord:
     # standings, or the closed table of a stopped game; None while owed).
     pads_shown: int | None = None
     final_message_id: int | None = None
+    # Why a game ended before its last round ("stopped", "abandoned", "channel_gone", "server_gone");
+    # None for one that did not, or that was stopped before this was stored.
+    end_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +241,9 @@ class Repository(abc.ABC):
         options: dict[str, Any],
         turn_timer: float,
         seats: Sequence[SeatRecord],
-    ) -> None: ...
+        runner: tuple[str, float] | None = None,
+    ) -> None:
+        """A new lobby; `runner` (a process and until when) holds it from this commit on."""
 
     @abc.abstractmethod
     async def update_lobby(self, game_id: str, host_id: int, seats: Sequence[SeatRecord]) -> None:
@@ -293,17 +298,20 @@ class Repository(abc.ABC):
         """Note that the message showing how a game ended (`message_id`) is shown."""
 
     @abc.abstractmethod
-    async def stop_game(self, game_id: str) -> None: ...
+    async def stop_game(self, game_id: str, reason: str = "stopped") -> bool:
+        """End a running game before its last round, for `reason` (see `GameRecord.end_reason`); False
+        if it was not running any more (it ended meanwhile, in another process)."""
 
-    # Which process runs each running game: its timers, computer players and messages (the games'
-    # `runner` columns). A process holds its claims under a lease it renews; when it dies, its lease
-    # runs out and another process adopts its games, until the process of their server takes them back.
+    # Which process runs each lobby and running game: its timers, computer players and messages (the
+    # games' `runner` columns). A process holds its claims under a lease it renews; when it dies, its
+    # lease runs out and another process adopts its lobbies and games, until the process of their
+    # server takes them back.
 
     @abc.abstractmethod
     async def claim_games(
         self, runner: str, game_ids: Sequence[str], now: float, until: float, *, starting: bool = False
     ) -> set[str]:
-        """Claim for `runner`, until `until`, these games of its servers: those with no claim, or
+        """Claim for `runner`, until `until`, these lobbies and games of its servers: those with no claim, or
         whose claim ran out by `now`, or `runner`'s own; returns their ids. A live claim of a process
         that adopted the game is asked back instead (its holder hands it over at its next beat:
         `hand_over`). A live claim of another process of the game's server is left to it — unless
@@ -312,7 +320,7 @@ class Repository(abc.ABC):
 
     @abc.abstractmethod
     async def renew_runs(self, runner: str, until: float) -> dict[str, bool]:
-        """Extend `runner`'s claim on the running games it runs to `until`; returns their ids, each
+        """Extend `runner`'s claim on the lobbies and running games it runs to `until`; returns their ids, each
         with whether another process asked for it back (a game missing was taken over meanwhile)."""
 
     @abc.abstractmethod
@@ -321,7 +329,7 @@ class Repository(abc.ABC):
 
     @abc.abstractmethod
     async def adopt_orphans(self, runner: str, now: float, until: float, limit: int) -> list[str]:
-        """Claim for `runner`, until `until`, at most `limit` running games whose runner's claim ran
+        """Claim for `runner`, until `until`, at most `limit` lobbies and running games whose runner's claim ran
         out by `now` (its process died) or that have none, as their adopter; returns their ids. Of
         two processes adopting at once, each game goes to one of them."""
 

@@ -16,11 +16,11 @@ from bot.engine import Game, Options, Phase, Play, RuleError, action_from_json, 
 from bot.engine.errors import Reason as RuleReason
 from bot.guild_settings import DEFAULTS, SettingsError, language_override, option_overrides
 from bot.i18n import command_text, duration, t
-from bot.manager import GameRefused, Lobby, Player, Refusal, Table
+from bot.manager import CHANNEL_GONE, SERVER_GONE, GameRefused, Lobby, Player, Refusal, Table
 from bot.records import game_record
 from bot.storage import GameRecord
 
-from . import _faces, _hand, _ids, _lobby, _look, _permissions, _private, _round, _settings
+from . import _faces, _hand, _ids, _lobby, _look, _permissions, _places, _private, _round, _settings
 from ._buttons import custom_ids
 from ._errors import explain
 from ._presenter import Presenter
@@ -162,14 +162,14 @@ class WizardCog(commands.Cog, name="Wizard"):
             return True
         here = interaction.channel_id == table.channel_id
         if here:
-            now: tuple[str, ...] | None = _permissions.missing(
-                interaction.app_permissions, thread=_permissions.is_thread(interaction.channel)
-            )
+            app = interaction.app_permissions
+            missing = _permissions.missing(app, thread=_permissions.is_thread(interaction.channel))
+            now = self.presenter.lacking(table, missing, manage_threads=app.manage_threads)
         else:
-            now = _permissions.in_cache(self.bot, table.guild_id, table.channel_id)
+            now = self.presenter.lacking(table)
         if now is not None and await self.presenter.unblock(table.id, now, from_interaction=here):
             return True
-        text = _permissions.paused(_locale(interaction), table.channel_id, now or lacking)
+        text = _places.paused(_locale(interaction), table.channel_id, now or lacking)
         await interaction.response.send_message(text, ephemeral=True)
         return False
 
@@ -258,9 +258,9 @@ class WizardCog(commands.Cog, name="Wizard"):
             await interaction.response.send_message(_settings.explain(_locale(interaction), error), ephemeral=True)
             return
         timer = turn_timer.value if turn_timer is not None else settings.turn_timer
+        level = computer_level.value if computer_level is not None else settings.computer_level
         try:
-            level = computer_level.value if computer_level is not None else settings.computer_level
-            lobby = await self.manager.open_lobby(
+            lobby, replaced = await self._open_lobby(
                 interaction.guild_id,
                 interaction.channel_id,
                 _player(interaction.user),
@@ -269,21 +269,48 @@ class WizardCog(commands.Cog, name="Wizard"):
                 computers=[level] * computer_players,
             )
         except GameRefused as error:
-            await self._refuse(interaction, _with_link(error))
+            await self._refuse(interaction, error)
             return
         locale = _public_locale(interaction)
         response = await interaction.response.send_message(
-            embed=_lobby.lobby_embed(lobby, locale), view=_lobby.lobby_view(lobby, locale)
+            t(locale, "lobby.replaced") if replaced else None,
+            embed=_lobby.lobby_embed(lobby, locale),
+            view=_lobby.lobby_view(lobby, locale),
         )
         if response.message_id is not None:
             await self.manager.set_lobby_message(lobby.id, response.message_id)
         await self._tell_what_is_left_out(interaction)
+
+    async def _open_lobby(
+        self, guild_id: int, channel_id: int, host: Player, options: Options, timer: float, computers: list[str]
+    ) -> tuple[Lobby, bool]:
+        """A new lobby, and whether it replaces one whose message was deleted (closed now: Discord does
+        not tell the bot of a deleted message, its next edit finds out). GameRefused, with a link to
+        the lobby or table that keeps the channel busy, if one does."""
+        try:
+            return await self.manager.open_lobby(guild_id, channel_id, host, options, timer, computers), False
+        except GameRefused as error:
+            existing = error.details.get("game")
+            if error.refusal is not Refusal.CHANNEL_BUSY or not isinstance(existing, Lobby | Table):
+                raise
+            if await self.presenter.still_shown(existing):
+                raise _with_link(error) from None
+        try:
+            return await self.manager.open_lobby(guild_id, channel_id, host, options, timer, computers), True
+        except GameRefused as error:
+            raise _with_link(error) from None  # opened by someone else meanwhile
 
     @wizard.command(name="stop", description=command_text("command.wizard.stop"))
     async def stop(self, interaction: Interaction) -> None:
         """End the game in this channel (host or server managers)."""
         assert interaction.channel_id is not None
         current = self.manager.in_channel(interaction.channel_id)
+        if current is None and interaction.guild_id is not None:
+            # The game its host cannot reach in its own channel (a thread locked to them, say).
+            elsewhere = self.manager.hosted_by(interaction.user.id, interaction.guild_id)
+            if elsewhere is not None:
+                await self._stop_elsewhere(interaction, elsewhere)
+                return
         try:
             if isinstance(current, Lobby):
                 await self.manager.cancel(current.id, interaction.user.id)
@@ -301,6 +328,18 @@ class WizardCog(commands.Cog, name="Wizard"):
         await interaction.response.send_message(
             t(_public_locale(interaction), "table.stopped", name=interaction.user.display_name)
         )
+
+    async def _stop_elsewhere(self, interaction: Interaction, table: Table) -> None:
+        """The host ends their game from another channel of its server; the answer is theirs alone."""
+        try:
+            await self.manager.stop(
+                table.id, interaction.user.id, is_moderator=False, name=interaction.user.display_name
+            )
+        except (GameRefused, RuleError) as error:
+            await self._refuse(interaction, error)
+            return
+        text = t(_locale(interaction), "stop.elsewhere", channel=table.channel_id)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @wizard.command(name="hand", description=command_text("command.wizard.hand"))
     async def hand(self, interaction: Interaction) -> None:
@@ -403,6 +442,8 @@ class WizardCog(commands.Cog, name="Wizard"):
     async def _lobby_click(self, interaction: Interaction, button: _ids.LobbyId) -> None:
         locale = _public_locale(interaction)
         user = interaction.user
+        # Held here, or taken now if it has just come back to this process (see `Runners`).
+        await self.manager.find_lobby(button.game)
         if button.op == "join":
             lobby = await self.manager.join(button.game, _player(user))
         elif button.op == "leave":
@@ -471,14 +512,23 @@ class WizardCog(commands.Cog, name="Wizard"):
             channel = self.bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
             try:
                 await channel.get_partial_message(lobby.message_id).edit(embed=embed, view=view)
+            except discord.NotFound as error:
+                if error.code != _places.UNKNOWN_MESSAGE:
+                    raise
+                # Its message was deleted: nobody can join it any more, so it closes and frees the channel.
+                await self.manager.close_lobby(lobby.id, "message_gone")
+                await interaction.followup.send(t(private, "lobby.closed.message_gone"), ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("lobby %s: its message could not be updated (%s %s)", lobby.id, error.status, error.code)
 
     async def _finished_game(self, game_id: str) -> tuple[GameRecord, Game] | None:
-        """A finished game from the database, rebuilt by the engine."""
+        """A finished game from the database, rebuilt by the engine; None if it did not finish, and
+        GameRefused if its rows are no longer stored."""
         repository = self.bot.repository
         stored = await repository.load_game(game_id) if repository is not None else None
-        if stored is None or stored.status != "finished" or stored.seed is None:
+        if stored is None:
+            raise GameRefused(Refusal.RECORD_GONE)
+        if stored.status != "finished" or stored.seed is None:
             return None
         game = Game.replay(
             len(stored.seats),
@@ -491,7 +541,11 @@ class WizardCog(commands.Cog, name="Wizard"):
     async def _send_record(self, interaction: Interaction, game_id: str) -> None:
         """The finished game's record as a JSON file, privately to whoever asked."""
         locale = _locale(interaction)
-        found = await self._finished_game(game_id)
+        try:
+            found = await self._finished_game(game_id)
+        except GameRefused as error:
+            await self._refuse(interaction, error)
+            return
         if found is None:
             await interaction.response.send_message(t(locale, "record.missing"), ephemeral=True)
             return
@@ -532,17 +586,14 @@ class WizardCog(commands.Cog, name="Wizard"):
             return
         if not await self._can_host(interaction):
             return
-        try:
-            lobby = await self.manager.open_lobby(
-                interaction.guild_id,
-                interaction.channel_id,
-                _player(interaction.user),
-                Options.from_json(stored.options),
-                stored.turn_timer,
-                computers=[seat.computer for seat in stored.seats if seat.computer is not None],
-            )
-        except GameRefused as error:
-            raise _with_link(error) from None
+        lobby, _ = await self._open_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            _player(interaction.user),
+            Options.from_json(stored.options),
+            stored.turn_timer,
+            [seat.computer for seat in stored.seats if seat.computer is not None],
+        )
         locale = _public_locale(interaction)
         others = [
             seat.user_id for seat in stored.seats if seat.computer is None and seat.user_id != interaction.user.id
@@ -664,6 +715,50 @@ class WizardCog(commands.Cog, name="Wizard"):
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         await self.presenter.permissions_changed(after.guild.id)
+
+    # -- the places games live in ----------------------------------------------------------
+    # What Discord says of a game's channel, thread or server (the guilds intent brings all of it).
+    # An event missed (the bot was down, say) shows as Discord's refusal of the next request there,
+    # which the feed reads the same way (`_places.refused`).
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        # discord.py also sends on_raw_thread_delete for each thread of the channel it knew of.
+        await self.manager.place_gone(CHANNEL_GONE, guild_id=channel.guild.id, channel_ids=[channel.id])
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.manager.place_gone(CHANNEL_GONE, guild_id=payload.guild_id, channel_ids=[payload.thread_id])
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (GUILD_DELETE without `unavailable`): not an outage."""
+        await self.manager.place_gone(SERVER_GONE, guild_id=guild.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """A new session's READY lists every server the bot is in: one of this process's shards that it
+        does not list, the bot was removed from while it was away."""
+        guilds = {table.guild_id for table in self.manager.tables()} | {
+            lobby.guild_id for lobby in self.manager.lobbies()
+        }
+        for guild_id in guilds:
+            if _places.server_gone(self.bot, guild_id):
+                await self.manager.place_gone(SERVER_GONE, guild_id=guild_id)
+
+    @commands.Cog.listener()
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        await self.presenter.places_changed(guild.id)  # an outage: its games wait
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.presenter.places_changed(guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        metadata: dict[str, Any] = dict(payload.data.get("thread_metadata") or {})
+        self.presenter.thread_updated(payload.thread_id, payload.parent_id, locked=bool(metadata.get("locked")))
+        await self.presenter.places_changed(payload.guild_id)
 
     # -- clicks that no button of ours matches -----------------------------------------
 

@@ -22,9 +22,9 @@ import discord
 from bot.budget import Priority, priority
 from bot.engine import RoundResult, TrickResult, rules
 from bot.i18n import duration, t
-from bot.manager import Player, Table
+from bot.manager import PLACE_GONE, SERVER_GONE, Player, Table
 
-from . import _chart, _end, _hand, _look, _permissions, _private, _table
+from . import _chart, _end, _hand, _look, _permissions, _places, _private, _table
 from ._faces import Faces
 from ._look import Look
 
@@ -41,10 +41,13 @@ class Presenting(Protocol):
     faces: Faces
     dm_hands: _private.PrivateHands
     private_hands: _private.PrivateHands
+    locked_threads: dict[int, int | None]  # see `_places.holds`
 
     def public_locale(self, guild_id: int) -> str | None: ...
 
     def user_locale(self, user_id: int, guild_id: int) -> str | None: ...
+
+    def lacking(self, table: Table) -> tuple[str, ...] | None: ...
 
     async def show_lobby_link(self, table: Table) -> None: ...
 
@@ -201,6 +204,8 @@ class Feed:
                         # Restored at start-up: the cache knows the channel's permissions once the
                         # server has arrived from the gateway.
                         await self.bot.wait_until_ready()
+                    if await self._place_gone_before():
+                        continue  # its server is gone: the game has ended, and its end is queued
                     lacking = () if self.cache_stale else self._lacking()
                     if _permissions.blocking(lacking):
                         # Asking anyway would only earn a 403 (and Discord bans a bot that keeps
@@ -215,15 +220,16 @@ class Feed:
                     # written to be run again: what they post carries a nonce or is checked first.
                     self._retry(job, error)
                     break
-                except discord.Forbidden as error:
-                    if error.code not in NO_ACCESS:
-                        self._log_once(type(job).__name__, error)
-                    else:
+                except discord.HTTPException as error:
+                    place = await self._place_refused(job, error)
+                    if place is _places.Outcome.HOLD:
+                        break
+                    if place is None and isinstance(error, discord.Forbidden) and error.code in NO_ACCESS:
                         # The cache did not know yet: the job waits like any other.
                         self._block(self._lacking() or _permissions.needed(thread=False), job)
                         break
-                except discord.HTTPException as error:
-                    self._log_once(type(job).__name__, error)
+                    if place is None:
+                        self._log_once(type(job).__name__, error)
                 except Exception:
                     log.exception("game %s: showing %s failed", self.table.id, type(job).__name__)
                 finally:
@@ -232,7 +238,90 @@ class Feed:
                     self.drained.set()
                     self.presenter.forget(self.table.id)
                     return
+            if self.blocked:
+                await self._show_privately()
             self.drained.set()
+
+    async def _show_privately(self) -> None:
+        """While the channel's jobs wait, run those that show the game only in the players' own
+        hands: they need nothing of the channel, and a hand stays true to the game (a click on it
+        is told why the game waits)."""
+        private = [job for job in self.jobs if isinstance(job, RefreshHands | RetireCopies)]
+        for job in private:
+            self.jobs.remove(job)
+        try:
+            if any(isinstance(job, NewRound | DealHands) for job in self.jobs) and not self.table.game.is_over:
+                # The round's hands are dealt by DM meanwhile (the table, and the channel's word on
+                # closed DMs, wait for the channel).
+                await self._deal_hands(in_channel=False)
+            for job in private:
+                await self._do(job)
+        except (*TRANSIENT, discord.HTTPException) as error:
+            log.info("game %s: showing the hands while the channel waits failed (%r)", self.table.id, error)
+
+    async def _place_gone_before(self) -> bool:
+        """Before a job: True if the game's server is gone by the cache (the bot was removed while it was
+        away, say), in which case the game is ended now, with no request made there; its end is queued."""
+        table = self.table
+        if table.stopped or table.game.is_over or not _places.server_gone(self.bot, table.guild_id):
+            return False
+        return await self.bot.manager.end_game(table.id, SERVER_GONE)
+
+    async def _place_refused(self, job: Job, error: discord.HTTPException) -> _places.Outcome | None:
+        """Deal with a job Discord refused for the game's place; None if the refusal is not about it."""
+        table = self.table
+        gone = _places.gone_by_refusal(self.bot, table, error)
+        if gone is not None:
+            log.info("game %s: Discord says its place is gone (%s %s): %s", table.id, error.status, error.code, gone)
+            if not table.stopped and not table.game.is_over:
+                await self.bot.manager.end_game(table.id, gone)
+            else:
+                # An ending still owed to a place that is gone: it can never be shown there.
+                await self.bot.manager.set_final_message(table, 0)
+            return _places.Outcome.DROP
+        if error.code == _places.THREAD_LOCKED and _places.refused_there(error, table.channel_id):
+            # Locked while the bot did not hear of it: wait as for a permission, until it is unlocked.
+            self.presenter.locked_threads.setdefault(table.channel_id, None)
+            self._block((_places.LOCKED,), job)
+            return _places.Outcome.HOLD
+        return None
+
+    async def _retire_replaced_table(self, message_id: int, error: discord.HTTPException) -> None:
+        """Take the buttons off the table message that the one just posted replaces, if it still exists
+        (a table posted again in an unarchived thread: one live table, the newest)."""
+        if error.code != _places.THREAD_ARCHIVED:
+            return  # deleted
+        try:
+            # A V2 message is its components: it keeps the table as it was, without the buttons.
+            await self.channel.get_partial_message(message_id).edit(
+                view=_table.table_view(self.table, self.look, buttons=False)
+            )
+        except discord.HTTPException as failed:
+            self._log_once("retire table", failed)
+
+    async def _tell_players_the_place_is_gone(self, reason: str) -> None:
+        """Tell each person of a game whose place is gone, by DM where DMs allow, once: each DM carries a
+        nonce Discord enforces, so a retry (or a restart before it was noted) does not send it twice."""
+        table, bot = self.table, self.bot
+        for player in table.players:
+            if not player.is_person or player.user_id in table.dm_closed:
+                continue
+            embed = _places.gone_embed(table, reason, self.presenter.user_locale(player.user_id, table.guild_id))
+            where = table.hand_messages.get(player.user_id)
+            try:
+                if where is not None:
+                    dm: discord.abc.Messageable = bot.get_partial_messageable(
+                        where[0], type=discord.ChannelType.private
+                    )
+                else:
+                    dm = await bot.create_dm(discord.Object(player.user_id))
+                await dm.send(embed=embed, nonce=self._nonce("gone"))
+            except discord.DiscordServerError:
+                raise  # Discord failed for now: the feed tries the whole job again (the nonce keeps it once)
+            except discord.HTTPException as error:
+                if error.code != _places.CLOSED_DMS:  # closed, or no server shared with the bot any more: not told
+                    self._log_once("the end", error)
+        await bot.manager.set_final_message(table, 0)  # told: nothing is owed to anyone any more
 
     def _retry(self, job: Job, error: BaseException) -> None:
         """Run `job` again after 1, 2, 4 … 60 seconds (the game goes on meanwhile)."""
@@ -245,8 +334,9 @@ class Feed:
         asyncio.get_running_loop().call_later(delay, self.wake.set)
 
     def _lacking(self) -> tuple[str, ...]:
-        """What the bot lacks in the game's channel by its cache (nothing, if the cache cannot tell)."""
-        return _permissions.in_cache(self.bot, self.table.guild_id, self.table.channel_id) or ()
+        """What keeps the game from being shown by the bot's cache: its place (`_places.holds`), or a
+        permission the bot lacks in its channel (nothing, if the cache cannot tell)."""
+        return self.presenter.lacking(self.table) or ()
 
     def _block(self, lacking: tuple[str, ...], job: Job) -> None:
         """Stop showing the game, and hold it, until the channel lets the bot post again; `job`
@@ -432,14 +522,17 @@ class Feed:
             # A table of an older version of the bot is an embed: content and embeds are emptied
             # as the message becomes a V2 one (Discord requires it).
             await self.channel.get_partial_message(message_id).edit(content=None, embed=None, view=view)
-        except discord.NotFound:
-            log.info("game %s: the table message was deleted; posting a new one", self.table.id)
+        except discord.HTTPException as error:
+            if not _places.repost_instead(error):
+                raise
+            log.info("game %s: the table cannot be edited (%s); posting it again", self.table.id, error.code)
             message = await self.channel.send(view=view)
             await self.bot.manager.set_table_message(self.table, message.id)
+            await self._retire_replaced_table(message_id, error)
 
-    async def _deal_hands(self, attempt: int = 0) -> None:
+    async def _deal_hands(self, attempt: int = 0, *, in_channel: bool = True) -> None:
         """Send each player without this round's hand a new DM (and bring the others' up to date);
-        name in the channel those whose DMs are closed.
+        name in the channel those whose DMs are closed (not `in_channel`: later, by the job that waits).
 
         Each player's DM is apart from the others': one that fails is sent again later, the others
         go out now.
@@ -484,7 +577,7 @@ class Feed:
                 failed = True
                 continue
             await self.bot.manager.set_hand_message(table, player.user_id, message.channel.id, message.id)
-            if attempt or not _made_now(message, sent_at):
+            if attempt or not _made_now(message, sent_at) or not _shows(message, view):
                 # Discord answered with the message an earlier try made (the nonce: a retry, or a
                 # post whose answer a crash cut off), as it was then or as a click has changed it
                 # since: it is drawn afresh below.
@@ -497,7 +590,7 @@ class Feed:
             asyncio.get_running_loop().call_later(2**attempt, self.push, job)
         # The hands already dealt (a restart, a retry), and the copies from My hand, show this moment.
         await self._refresh_hands(EVERYONE)
-        if closed:
+        if closed and in_channel:
             # Said in the channel before it is stored: if the post fails or the bot dies between the
             # two, the job runs again, meets the closed DMs again and says it again, and the nonce
             # (the seats: each player is told once a game, so not the round, which may have moved
@@ -648,6 +741,9 @@ class Feed:
             await self._retire_all_hands()
 
     async def _stop(self, by: Player | None, reason: str) -> None:
+        if reason in PLACE_GONE:
+            await self._tell_players_the_place_is_gone(reason)  # nothing is shown where the game was
+            return
         await self._edit_table(_table.closed_table_view(self.table, self.look, stopped_by=by))
         if reason == "abandoned":
             await self.channel.send(t(self.locale, "table.abandoned"), nonce=self._nonce("x"))
@@ -669,3 +765,10 @@ CLOCK_SKEW = datetime.timedelta(seconds=2)
 def _made_now(message: discord.Message, sent_at: datetime.datetime) -> bool:
     """Whether `message` is the one a send made just now, not one a nonce returned from before."""
     return message.edited_at is None and message.created_at >= sent_at - CLOCK_SKEW
+
+
+def _shows(message: discord.Message, view: discord.ui.LayoutView) -> bool:
+    """Whether a message Discord answered a send with shows `view`: a nonce returns the message an
+    earlier send made, which a restart just after it (within the clock skew above) may take for new."""
+    sent = view.to_components()  # type: ignore[no-untyped-call]
+    return bool([component.to_dict() for component in message.components] == sent)

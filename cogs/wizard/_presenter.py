@@ -9,6 +9,7 @@ messages, the players' languages and their private hands.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -18,19 +19,21 @@ import discord
 
 from bot.guild_settings import language_override
 from bot.manager import (
+    PLACE_GONE,
     ActionApplied,
     Event,
     GameAdopted,
     GameStarted,
     GameStopped,
     Lobby,
+    LobbyAdopted,
     LobbyClosed,
     PresenceChanged,
     Table,
     TurnReminder,
 )
 
-from . import _ids, _lobby, _permissions, _private
+from . import _ids, _lobby, _permissions, _places, _private
 from ._buttons import custom_ids
 from ._faces import TEXT, Faces
 from ._feed import (
@@ -58,6 +61,9 @@ log = logging.getLogger(__name__)
 # How far back in a channel a restored lobby looks for the message that may already show it (the
 # lobby is newer than the crash, so its message is among the channel's last few).
 LOBBY_SEARCH = 25
+# How long a refusal waits to find out whether the message it links to still exists (Discord wants the
+# answer within 3 seconds).
+CHECK_SECONDS = 1.5
 
 
 class Presenter:
@@ -77,6 +83,9 @@ class Presenter:
         self.private_hands = _private.PrivateHands()
         # Each player's latest click on their DM hand: its token edits that hand outside the request budget.
         self.dm_hands = _private.PrivateHands(most=1)
+        # The threads Discord said are locked, each with its parent channel when known (an archived
+        # thread is not in discord.py's cache, so this is where its lock is remembered).
+        self.locked_threads: dict[int, int | None] = {}
         bot.manager.subscribe(self._on_event)
 
     def public_locale(self, guild_id: int) -> str | None:
@@ -102,7 +111,8 @@ class Presenter:
             return  # the process of the game's server shows it
         if isinstance(event, LobbyClosed):
             lobby = event.lobby
-            if lobby.message_id is not None:
+            # A lobby whose place or message is gone has nothing left to show it in.
+            if lobby.message_id is not None and event.reason not in PLACE_GONE | {"message_gone"}:
                 embed = _lobby.lobby_closed_embed(lobby, event.reason, self.public_locale(lobby.guild_id))
                 message = self.bot.get_partial_messageable(lobby.channel_id).get_partial_message(lobby.message_id)
                 self._spawn(lambda: message.edit(embed=embed, view=None), f"lobby {lobby.id} closing")
@@ -118,7 +128,12 @@ class Presenter:
                 feed.push(RefreshTable())
                 feed.push(RefreshHands(EVERYONE))  # every hand shows the trick, the bids and the mover
         elif isinstance(event, GameStopped):
-            self.feed(event.table).push(Stopped(event.by, event.reason))
+            feed = self.feed(event.table)
+            if event.reason in PLACE_GONE:
+                # Nothing more is shown where the game was, whatever was still to show or waited there.
+                feed.jobs.clear()
+                feed.blocked = ()
+            feed.push(Stopped(event.by, event.reason))
         elif isinstance(event, PresenceChanged):
             feed = self.feed(event.table)
             feed.push(RefreshTable())
@@ -127,6 +142,8 @@ class Presenter:
             self.feed(event.table).push(Remind(event.seat, event.left))
         elif isinstance(event, GameAdopted):
             self.restore([event.table])  # what the channel is owed, as after a restart
+        elif isinstance(event, LobbyAdopted) and event.lobby.message_id is None:
+            self.restore_lobbies([event.lobby])  # shown, as after a restart
 
     def _spawn(self, make: Callable[[], Awaitable[object]], what: str) -> None:
         """Run `make()` in the background until it is done: a passing failure is tried again after
@@ -174,6 +191,37 @@ class Presenter:
                 await channel.get_partial_message(lobby.message_id).edit(embed=embed)
         except discord.HTTPException as error:
             log.warning("game %s: the lobby could not link the table (%s %s)", table.id, error.status, error.code)
+
+    async def still_shown(self, busy: Lobby | Table) -> bool:
+        """Whether the message that shows a lobby or game still exists, so that a link to it leads
+        somewhere; Discord does not tell the bot of a deleted message, so it is edited to find out. A
+        lobby whose message is gone is closed (nobody can join it); a game's table is posted again.
+        (True when it cannot tell: a link to the channel's latest game is still worth giving.)"""
+        if isinstance(busy, Table):
+            if busy.guest or busy.table_message_id is None:
+                return True
+            feed = self.feed(busy)
+            feed.push(RefreshTable())  # edits the table, or posts it again if it was deleted
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(feed.drained.wait(), CHECK_SECONDS)
+            return True
+        if busy.message_id is None:
+            return True  # never recorded: being shown now (see `restore_lobbies`)
+        locale = self.public_locale(busy.guild_id)
+        message = self.bot.get_partial_messageable(busy.channel_id).get_partial_message(busy.message_id)
+        try:
+            await asyncio.wait_for(
+                message.edit(embed=_lobby.lobby_embed(busy, locale), view=_lobby.lobby_view(busy, locale)),
+                CHECK_SECONDS,
+            )
+        except discord.NotFound as error:
+            if error.code != _places.UNKNOWN_MESSAGE:
+                return True
+            log.info("lobby %s: its message was deleted; closing it", busy.id)
+            return not await self.bot.manager.close_lobby(busy.id, "message_gone")
+        except (discord.HTTPException, *TRANSIENT):
+            return True
+        return True
 
     def restore_lobbies(self, lobbies: list[Lobby]) -> None:
         """Show each restored lobby whose message was never recorded: the bot died between storing
@@ -259,12 +307,27 @@ class Presenter:
             feed = self.feed(table)
             game = table.game
             if table.stopped:
-                feed.push(Stopped(None))
+                feed.push(Stopped(None, table.end_reason or "stopped"))
             elif game.is_over:
                 feed.push(RoundEnd(game.history[-1], game.tricks[-1]))
                 feed.push(Final())
             else:
                 feed.push(NewRound())
+                # The hands too, apart: should the channel make the round wait, they still show it.
+                feed.push(RefreshHands(EVERYONE))
+
+    def lacking(
+        self, table: Table, permissions: tuple[str, ...] | None = None, *, manage_threads: bool | None = None
+    ) -> tuple[str, ...] | None:
+        """What keeps a game from being shown: its place (a thread locked, a server down), then the
+        permissions the bot lacks in its channel (`permissions`, else by the cache); None when the
+        cache cannot tell and nothing else is known."""
+        held = _places.holds(self.bot, self.locked_threads, table, manage_threads=manage_threads)
+        if permissions is None:
+            permissions = _permissions.in_cache(self.bot, table.guild_id, table.channel_id)
+        if permissions is None:
+            return held or None
+        return held + permissions
 
     def blocked(self, game_id: str) -> tuple[str, ...]:
         """The permissions a game waits for in its channel; empty while it is shown."""
@@ -284,9 +347,36 @@ class Presenter:
                 continue
             feed.cache_stale = False
             if feed.blocked:
-                lacking = _permissions.in_cache(self.bot, guild_id, feed.table.channel_id)
+                lacking = self.lacking(feed.table)
                 if lacking is not None:
                     await feed.unblock(lacking)
+
+    async def places_changed(self, guild_id: int) -> None:
+        """Discord said a server went down or came back, or one of its threads was locked or unlocked:
+        a game there that its place now holds waits (no move is taken unseen), one it no longer holds
+        goes on."""
+        for feed in list(self._feeds.values()):
+            if feed.table.guild_id != guild_id or feed.table.stopped or feed.table.game.is_over:
+                continue
+            held = _places.holds(self.bot, self.locked_threads, feed.table)
+            if feed.blocked:
+                lacking = self.lacking(feed.table)
+                if lacking is None and set(feed.blocked) <= set(_places.HOLDS):
+                    # It waited for its place alone: that is over, and the cache cannot tell the
+                    # permissions (an archived thread is not in it), so it tries; a refusal stops it again.
+                    lacking = held
+                if lacking is not None:
+                    await feed.unblock(lacking)
+            elif held:
+                log.warning("game %s: waiting in channel %s: %s", feed.table.id, feed.table.channel_id, ", ".join(held))
+                feed._hold(held)
+
+    def thread_updated(self, thread_id: int, parent_id: int | None, *, locked: bool) -> None:
+        """Remember whether a thread is locked (see `locked_threads`)."""
+        if locked:
+            self.locked_threads[thread_id] = parent_id
+        else:
+            self.locked_threads.pop(thread_id, None)
 
     def backlog(self) -> int:
         """What is still to be shown: display jobs queued or waiting to be tried again, and lobby

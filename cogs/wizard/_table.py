@@ -37,8 +37,8 @@ def _heading(look: Look, table: Table, round_position: int) -> str:
     return look.t("table.title", round=round_position, rounds=table.game.rounds)
 
 
-def table_view(table: Table, look: Look) -> discord.ui.LayoutView:
-    """The live public table of the round in play."""
+def table_view(table: Table, look: Look, *, buttons: bool = True) -> discord.ui.LayoutView:
+    """The live public table of the round in play (`buttons` False: a copy it has replaced)."""
     # The public part of any seat's observation is the same; seat 0's hand is never shown here
     # (and `player_lines` shows no hidden bid: it is drawn for no reader).
     observation = table.game.observation(0)
@@ -64,11 +64,13 @@ def table_view(table: Table, look: Look) -> discord.ui.LayoutView:
     container.add_item(line())
     container.add_item(text("\n".join(_round.player_lines(look, table, observation))))
     container.add_item(text("\n".join(f"-# {part}" for part in small)))
-    buttons = discord.ui.ActionRow[Any]()
-    buttons.add_item(my_hand_button(table, look))
+    if not buttons:
+        return layout(container)
+    row = discord.ui.ActionRow[Any]()
+    row.add_item(my_hand_button(table, look))
     if table.away:
-        buttons.add_item(back_button(table, look))
-    return layout(container, buttons)
+        row.add_item(back_button(table, look))
+    return layout(container, row)
 
 
 def my_hand_button(table: Table, look: Look) -> discord.ui.Item[Any]:

@@ -12,7 +12,8 @@ from tests.e2e.standin import DiscordStandin
 
 # Points discord.py at the stand-in, then runs the bot's own entry point: the product has no hook.
 # With TEST_GAME_SEED set, every game the process starts deals from that seed (the bot draws a
-# random one), so a test can run the same game twice, or choose a game with a trump choice.
+# random one), so a test can run the same game twice, or choose a game with a trump choice. With
+# TEST_LOBBY_IDLE, a lobby nobody touches closes after that many seconds instead of 15 minutes.
 LAUNCHER = """
 import os, sys, yarl, discord.http, discord.gateway
 discord.http.Route.BASE = sys.argv[1]
@@ -21,6 +22,9 @@ if os.environ.get("TEST_GAME_SEED"):
     import bot.manager
     seed = int(os.environ["TEST_GAME_SEED"])
     bot.manager.GameManager.__init__.__kwdefaults__["seed_source"] = lambda: seed
+if os.environ.get("TEST_LOBBY_IDLE"):
+    import bot.manager
+    bot.manager.GameManager.__init__.__kwdefaults__["lobby_idle_seconds"] = float(os.environ["TEST_LOBBY_IDLE"])
 from bot.__main__ import main
 sys.argv = ["python -m bot", *sys.argv[3:]]
 raise SystemExit(main())

@@ -353,6 +353,7 @@ async def test_a_hand_a_restart_sends_again_is_redrawn_if_a_click_changed_it_mea
     await recorder.play_until(lambda: table.game.round == 2)
     await world.standin.wait_for(lambda: first.hits == 1, 5, "the round 2 hand in flight")
     await world.runner.stop()
+    await world.standin.quiet_second()
     first.release()  # Discord makes the message; the bot never hears of it
     made = await world.standin.wait_for(
         lambda: (m := latest_hand(world, bidder)) and "round 2 of 2" in m.text() and m, 5, "the hand made"

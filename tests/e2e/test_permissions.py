@@ -42,16 +42,12 @@ async def click_while_waiting(world: World, table: Table, seats: list[User]) -> 
     player = table.player_to_move()
     assert player is not None
     user = next(u for u in seats if u.id == player.user_id)
-    hand = latest_hand(world, user)
-    assert hand is not None
-    move = next((b for b in action_buttons(hand)), None)
-    if move is not None:
-        record = await world.driver.click(user, hand, str(move["custom_id"]))
-    else:
-        # Their DM does not offer the move yet (its turn edit waits with the game): My hand on the table.
-        live = table_message(world)
-        assert live is not None
-        record = await world.driver.click(user, live, "My hand")
+    # Their DM shows the game as it is while the channel waits, their move included.
+    hand = await world.standin.wait_for(
+        lambda: (m := latest_hand(world, user)) and action_buttons(m) and m, 5, f"{user.name}'s move in the DM"
+    )
+    move = action_buttons(hand)[0]
+    record = await world.driver.click(user, hand, str(move["custom_id"]))
     text = await reply_text(record, user)
     assert table.game.log == moves
     return text
@@ -255,6 +251,7 @@ async def test_a_game_restored_where_a_permission_is_missing_waits_and_goes_on(w
     before = Recorder(world, seats)
     await before.step()
     await world.runner.stop()
+    await world.standin.quiet_second()
     # While the bot is down, a manager takes Send Messages away; it comes back to a game it cannot show.
     await world.standin.deny_bot(world.channel, "send_messages")
     bot = WizardBot(world.bot.settings)

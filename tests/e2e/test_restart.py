@@ -39,10 +39,16 @@ KILLS = 8  # spread over the game's 270 moves
 class Bot:
     """The bot process, started again after each kill, against one stand-in and one database."""
 
-    def __init__(self, standin: DiscordStandin, folder: Path, guild_id: int, seed: int | None = None) -> None:
+    def __init__(
+        self, standin: DiscordStandin, folder: Path, guild_id: int | None, seed: int | None = None, *args: str
+    ) -> None:
+        """`guild_id`: the server its commands are synced to (DEV_GUILD_ID); None: `args` say (--sync)."""
         self.standin = standin
         self.folder = folder
-        self.environ = {"DISCORD_TOKEN": standin.token, "DEV_GUILD_ID": str(guild_id), "LOG_LEVEL": "WARNING"}
+        self.environ = {"DISCORD_TOKEN": standin.token, "LOG_LEVEL": "WARNING"}
+        if guild_id is not None:
+            self.environ["DEV_GUILD_ID"] = str(guild_id)
+        self.args = args
         if seed is not None:
             self.environ["TEST_GAME_SEED"] = str(seed)  # see tests/e2e/_process.py
         self.process: asyncio.subprocess.Process | None = None
@@ -52,7 +58,7 @@ class Bot:
 
     async def start(self) -> None:
         logins = len(self.standin.identify_payloads)
-        self.process = await launch(self.standin, self.folder, self.environ, log=self.log)
+        self.process = await launch(self.standin, self.folder, self.environ, *self.args, log=self.log)
         self.starts += 1
         await self.standin.wait_for(lambda: len(self.standin.identify_payloads) > logins and self.standin.gateway_ready,
                                     timeout=60, what="the bot to log in")  # fmt: skip

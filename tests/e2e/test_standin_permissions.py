@@ -8,6 +8,7 @@ resource (Create / Get / Edit / Delete Message) and the Interaction object (``ap
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 from collections.abc import AsyncIterator
@@ -223,8 +224,9 @@ class Http:
             return resp.status, (await resp.json() if resp.status != 204 else None)
 
 
-@pytest_asyncio.fixture
-async def http() -> AsyncIterator[Http]:
+@contextlib.asynccontextmanager
+async def http_world() -> AsyncIterator[Http]:
+    """A guild with a channel, a thread of it, a member, a message of the bot's and one of the member's."""
     async with DiscordStandin() as standin:
         guild = standin.create_guild("Wizard Guild")
         channel = standin.create_text_channel(guild, "wizard")
@@ -236,6 +238,12 @@ async def http() -> AsyncIterator[Http]:
         async with aiohttp.ClientSession() as session:
             yield Http(standin, session, guild, channel, thread, person, bot_message, person_message)
         assert standin.failures == []
+
+
+@pytest_asyncio.fixture
+async def http() -> AsyncIterator[Http]:
+    async with http_world() as world:
+        yield world
 
 
 MISSING_ACCESS = (403, {"message": "Missing Access", "code": 50001})

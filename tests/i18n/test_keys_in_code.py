@@ -21,7 +21,7 @@ import pytest
 from bot import i18n
 from bot.engine import Phase, Reason, Suit
 from bot.guild_settings import Problem
-from bot.manager import COMPUTER_LEVELS, Refusal
+from bot.manager import COMPUTER_LEVELS, PLACE_GONE, Refusal
 from bot.storage import Sort
 from cogs.wizard import _permissions
 from tests.i18n.test_catalogs import ENGLISH, LANGUAGES, messages
@@ -88,6 +88,8 @@ BUILT: dict[str, Callable[[], Iterable[str]]] = {
     "board.value.{sort.value}": lambda: [sort.value for sort in Sort if sort is not Sort.WINS],
     "board.sort.{sort.value}": lambda: [sort.value for sort in Sort],
     "lobby.closed.{reason}": close_reasons,
+    # Why a game's place is gone (`bot.manager.PLACE_GONE`), as its players are told.
+    "gone.{reason}": lambda: sorted(PLACE_GONE),
     "table.stand_in.{by}": stand_in_causes,
     # Rendered only while someone is to move: game over has its own text.
     "mover.{observation.phase.value}": lambda: MOVING,

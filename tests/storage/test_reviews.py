@@ -173,9 +173,9 @@ Ask = Callable[[GameManager, Table], Any]
         (lambda manager, table: manager.review(STRANGER, GUILD, table.id), Refusal.NOT_A_PLAYER),
         (lambda manager, table: manager.review(STRANGER, GUILD), Refusal.NO_FINISHED_GAME),
         (lambda manager, table: manager.review(PEOPLE[0].user_id, OTHER_GUILD), Refusal.NO_FINISHED_GAME),
-        (lambda manager, table: manager.review(PEOPLE[0].user_id, GUILD, "0badbad0"), Refusal.REVIEW_MISSING),
+        (lambda manager, table: manager.review(PEOPLE[0].user_id, GUILD, "0badbad0"), Refusal.RECORD_GONE),
     ],
-    ids=["not in the game", "no game at all", "none on this server", "no such game"],
+    ids=["not in the game", "no game at all", "none on this server", "no such game (its rows gone)"],
 )
 async def test_a_review_is_refused_with_the_reason(site: Site, ask: Ask, refusal: Refusal) -> None:
     boot = await site.boot()

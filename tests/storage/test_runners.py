@@ -1,7 +1,8 @@
 """Which process runs each game: a process that dies leaves its games' timers and computer players
 to another, which adopts them once the dead process's claim runs out; the process of the game's
 server asks for the game back when it is up again, and the adopter hands it over once it has
-stopped running it — never two processes at once. tests/postgres runs these on PostgreSQL too."""
+stopped running it — never two processes at once. Lobbies are held, adopted and handed back the
+same way. tests/postgres runs these on PostgreSQL too."""
 
 from __future__ import annotations
 
@@ -10,13 +11,23 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.engine import Options
-from bot.manager import ActionApplied, Event, GameAdopted, GameManager, Table
+from bot.manager import (
+    ActionApplied,
+    Event,
+    GameAdopted,
+    GameManager,
+    GameRefused,
+    LobbyAdopted,
+    LobbyClosed,
+    Table,
+)
 from bot.storage import Repository
-from tests.manager.support import CHANNEL, GUILD, PEOPLE, start_with
+from tests.manager.support import CHANNEL, GUILD, PEOPLE, open_with, start_with
 
 from .support import Site, process, seats_of
 
@@ -224,3 +235,90 @@ async def test_a_starting_process_of_the_server_takes_the_game_and_the_one_it_re
         await first_events.wait_for(adopted)
         assert not table.guest
         assert first.in_channel(CHANNEL) is table
+
+
+# -- lobbies ---------------------------------------------------------------------------------
+
+
+def lobby_adopted(event: Event) -> bool:
+    return isinstance(event, LobbyAdopted)
+
+
+async def test_a_lobby_whose_process_dies_is_adopted_and_closes_when_idle_there(site: Site) -> None:
+    """Nobody touches the lobby of a dead process: the process that adopted it keeps its idle clock,
+    and closes it on time (the channel is free again when the lobby's own process is back)."""
+    idle = QUICK | {"lobby_idle_seconds": 1.0}
+    async with process(site.path, runs_server=False, **idle) as (other, events):
+        async with process(site.path, **idle) as (first, _):
+            lobby = await open_with(first, 2)
+        event, _ = await events.wait_for(lobby_adopted)
+        assert isinstance(event, LobbyAdopted)
+        assert event.lobby.id == lobby.id
+        assert event.lobby.players == lobby.players
+
+        closed, _ = await events.wait_for(lambda event: isinstance(event, LobbyClosed))
+        assert closed == LobbyClosed(event.lobby, "expired")
+        stored = await other.repository.load_game(lobby.id)  # type: ignore[union-attr]
+        assert stored is not None
+        assert stored.status == "closed"
+
+
+async def test_a_lobbys_own_process_gets_it_back_from_its_adopter_and_starts_it(site: Site) -> None:
+    async with process(site.path, runs_server=False, **QUICK) as (other, other_events):
+        async with process(site.path, **QUICK) as (first, _):
+            lobby = await open_with(first, 2)
+        await other_events.wait_for(lobby_adopted)
+        async with process(site.path, **QUICK) as (back, events):
+            assert back.in_channel(CHANNEL) is None  # asked back: held by the adopter still
+
+            event, _ = await events.wait_for(lobby_adopted)  # handed over at the adopter's next beat
+
+            assert isinstance(event, LobbyAdopted)
+            assert back.in_channel(CHANNEL) is event.lobby
+            assert other.lobbies() == []
+            await back.join(lobby.id, PEOPLE[2])
+            table = await back.start(lobby.id, PEOPLE[0].user_id)
+            assert table.players == PEOPLE[:3]
+
+
+async def test_a_lobby_opened_while_the_claims_are_renewed_stays(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The renewal runs while a new lobby is being stored: its claim is not in the renewal's answer, yet
+    the lobby is this process's."""
+    async with process(site.path, **QUICK) as (first, _):
+        repository = first.repository
+        assert repository is not None
+        storing, go_on = asyncio.Event(), asyncio.Event()
+        create = repository.create_lobby
+
+        async def held_create(*args: Any, **kwargs: Any) -> None:
+            storing.set()
+            await go_on.wait()
+            await create(*args, **kwargs)
+
+        monkeypatch.setattr(repository, "create_lobby", held_create)
+        opening = asyncio.create_task(open_with(first, 1))
+        await asyncio.wait_for(storing.wait(), 2)
+        await first._renew_and_adopt()
+        go_on.set()
+        lobby = await opening
+        await first._renew_and_adopt()
+
+        assert first.in_channel(CHANNEL) is lobby
+        assert await repository.renew_runs(first.runner, time.time() + 60) == {lobby.id: False}
+
+
+async def test_a_click_takes_a_lobby_handed_back_before_the_next_beat(site: Site) -> None:
+    """Handed back between two beats of its server's process, a lobby is taken at the first click."""
+    async with process(site.path, runs_server=False, **QUICK) as (other, other_events):
+        async with process(site.path, **QUICK) as (first, _):
+            lobby = await open_with(first, 2)
+        await other_events.wait_for(lobby_adopted)
+        async with process(site.path, **(QUICK | {"runner_beat": 600.0})) as (back, _):
+            with pytest.raises(GameRefused):
+                await back.find_lobby(lobby.id)  # asked back: the adopter holds it still
+            await other._renew_and_adopt()  # the adopter's beat: handed over
+
+            found = await back.find_lobby(lobby.id)
+
+            assert back.in_channel(CHANNEL) is found
+            assert (await back.join(lobby.id, PEOPLE[2])).players == PEOPLE[:3]

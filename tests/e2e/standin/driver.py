@@ -282,10 +282,19 @@ class Driver:
             "entitlements": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
+        if channel.deleted:
+            raise Undeliverable(f"channel {channel.id} was deleted: nothing can be used there any more")
         if channel.guild_id is not None:
             guild = st.guilds[channel.guild_id]
             if user.id not in guild.members:
                 raise AssertionError(f"{user.name} is not a member of guild {guild.name}")
+            if not st.bot_in(guild):
+                raise Undeliverable(f"the bot is no longer in {guild.name}: its commands and buttons are gone there")
+            if guild.unavailable:
+                raise Undeliverable(f"{guild.name} is unavailable (an outage): nobody can use it now")
+            if channel.archived and itype in (2, 4):
+                # Threads topic: "Users cannot ... use application commands ... in archived threads".
+                raise Undeliverable(f"#{channel.name} is an archived thread: no commands there")
             # Both are computed in this channel, overwrites included, without implicit permissions: the
             # member's "total permissions of the member in the channel, including overwrites" and
             # app_permissions, "the permissions the app has in the source location of the interaction".

@@ -21,10 +21,12 @@ from .state import (
     EPHEMERAL,
     LOADING,
     MANAGE_MESSAGES,
+    MANAGE_THREADS,
     READ_MESSAGE_HISTORY,
     VIEW_CHANNEL,
     Channel,
     FaultRule,
+    Guild,
     InteractionRecord,
     RestCall,
     StandinState,
@@ -99,6 +101,18 @@ def missing_access() -> DiscordError:
 def missing_permissions() -> DiscordError:
     """The bot sees the channel but lacks a permission the request needs: JSON error code 50013."""
     return _err(403, 50013, "Missing Permissions")
+
+
+def thread_archived() -> DiscordError:
+    """An edit in an archived thread: 50083 ("Tried to perform an operation on an archived thread,
+    such as editing a message")."""
+    return _err(400, 50083, "Thread is archived")
+
+
+def thread_locked() -> DiscordError:
+    """A post or an edit in a locked thread without Manage Threads: 160005 "Thread is locked". Discord's
+    table of codes gives no HTTP status; the stand-in answers 403, the bot reads the code alone."""
+    return _err(403, 160005, "Thread is locked")
 
 
 class DiscordStandin(StandinState):
@@ -212,6 +226,7 @@ class DiscordStandin(StandinState):
         route = resource.canonical if resource is not None else path
         request[BODY_KEY], request[FILES_KEY] = await self._read_body(request)
         response: web.StreamResponse
+        code = 0
         rule = None if request.match_info.http_exception is not None else self.take_fault(method, path)
         if rule is not None and rule.held is not None:
             await self.changed()
@@ -226,7 +241,7 @@ class DiscordStandin(StandinState):
             self.unknown_routes.append((method, path))
             response = self.json_response({"message": "404: Not Found", "code": 0}, 404)
         elif rule is not None:
-            response = self.fault_response(rule, route)
+            response, code = self.fault_response(rule, route), rule.code
         elif not self._authorized(request, route):
             response = self.json_response({"message": "401: Unauthorized", "code": 0}, 401)
         elif self._over_global_limit(route):
@@ -237,7 +252,7 @@ class DiscordStandin(StandinState):
             try:
                 response = await handler(request)
             except DiscordError as err:
-                response = self.error_response(err)
+                response, code = self.error_response(err), err.code
             except Exception as exc:  # a bug in the stand-in: fail the test loudly
                 self.failures.append(StandinBug(f"stand-in handler {method} {route} crashed: {exc!r}"))
                 self.failures[-1].__cause__ = exc
@@ -250,7 +265,9 @@ class DiscordStandin(StandinState):
         if dropped == "after":
             return self._drop(request, method, path, route)
         self.rest_log.append(
-            RestCall(method, path, route, response.status, time.monotonic(), dict(request.query), request[BODY_KEY])
+            RestCall(
+                method, path, route, response.status, time.monotonic(), dict(request.query), request[BODY_KEY], code
+            )
         )
         await self.changed()
         return response
@@ -451,8 +468,8 @@ class DiscordStandin(StandinState):
         self._check_app(request)
         gid_raw = request.match_info.get("guild_id")
         gid = int(gid_raw) if gid_raw is not None else None
-        if gid is not None and gid not in self.guilds:
-            raise _err(404, 10004, "Unknown Guild")
+        if gid is not None:
+            self._guild(request)
         validate_commands(request[BODY_KEY] or [])
         existing = {c["name"]: c for c in self.commands.get(gid, [])}
         out: list[dict[str, Any]] = []
@@ -507,25 +524,34 @@ class DiscordStandin(StandinState):
         if request.match_info["app_id"] != str(self.application_id):
             raise _err(403, 50001, "Missing Access")
 
-    async def _get_guild(self, request: web.Request) -> web.Response:
+    def _guild(self, request: web.Request) -> Guild:
+        """The guild of a guild route: 10004 if there is none; 50001 once the bot is no longer in it."""
         guild = self.guilds.get(int(request.match_info["guild_id"]))
         if guild is None:
             raise _err(404, 10004, "Unknown Guild")
+        if not self.bot_in(guild):
+            raise missing_access()
+        self._check_outage(guild)
+        return guild
+
+    @staticmethod
+    def _check_outage(guild: Guild) -> None:
+        if guild.unavailable and guild.outage_status is not None:
+            raise _err(guild.outage_status, 0, "Service Unavailable")
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
         data = self.guild_payload(guild)
         for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at"):
             data.pop(key, None)
         return self.json_response(data)
 
     async def _get_guild_channels(self, request: web.Request) -> web.Response:
-        guild = self.guilds.get(int(request.match_info["guild_id"]))
-        if guild is None:
-            raise _err(404, 10004, "Unknown Guild")
+        guild = self._guild(request)
         return self.json_response([self.channel_payload(self.channels[c]) for c in guild.channel_ids])
 
     async def _get_member(self, request: web.Request) -> web.Response:
-        guild = self.guilds.get(int(request.match_info["guild_id"]))
-        if guild is None:
-            raise _err(404, 10004, "Unknown Guild")
+        guild = self._guild(request)
         uid = int(request.match_info["user_id"])
         if uid not in guild.members:
             raise _err(404, 10007, "Unknown Member")
@@ -540,10 +566,39 @@ class DiscordStandin(StandinState):
 
     # -- channels & messages
     def _channel(self, request: web.Request) -> Channel:
+        """The channel of a channel route: 10003 if there is none (or it was deleted); 50001 in a guild the
+        bot is no longer in; the outage's answer in a guild that is unavailable."""
         ch = self.channels.get(int(request.match_info["channel_id"]))
-        if ch is None:
+        if ch is None or ch.deleted:
             raise _err(404, 10003, "Unknown Channel")
+        if ch.guild_id is not None:
+            guild = self.guilds[ch.guild_id]
+            if not self.bot_in(guild):
+                raise missing_access()
+            self._check_outage(guild)
         return ch
+
+    def _check_thread(self, ch: Channel, *, editing: bool) -> None:
+        """A post or an edit in a thread: refused in a locked one without Manage Threads (160005), and an
+        edit in an archived one (50083). Threads topic: "Users (including bot users) without the
+        MANAGE_THREADS permission ... won't be able to create or update messages in locked threads";
+        "Users cannot edit messages ... in archived threads"."""
+        if not ch.is_thread:
+            return
+        if ch.locked and not self._bot_has(ch, MANAGE_THREADS):
+            raise thread_locked()
+        if editing and ch.archived:
+            raise thread_archived()
+
+    async def _unarchive_on_send(self, ch: Channel) -> None:
+        """ "Sending a message will automatically unarchive the thread, unless the thread has been locked by
+        a moderator": a locked thread only "can be unarchived by a user with the MANAGE_THREADS
+        permission", which the stand-in takes to unarchive it by sending (`_check_thread` let the send
+        through only then)."""
+        if ch.is_thread and ch.archived:
+            ch.archived = False
+            ch.archive_timestamp = iso_now()
+            await self._thread_updated(ch)
 
     def _require_bot(self, ch: Channel, needed: int = 0) -> None:
         """Refuse a bot-token request in ``ch`` without View Channel (403 50001) or any of ``needed`` (403 50013).
@@ -600,11 +655,15 @@ class DiscordStandin(StandinState):
             assert ch.recipient_id is not None
             if self.users[ch.recipient_id].dms_closed:
                 raise _err(403, 50007, "Cannot send messages to this user")
+            if not self.shares_a_guild(ch.recipient_id):
+                # A bot can DM only the people it shares a server with.
+                raise _err(403, 50007, "Cannot send messages to this user")
         body = request[BODY_KEY] or {}
         # Create Message, "Limitations": "the current user must have the SEND_MESSAGES permission" (in a
         # thread SEND_MESSAGES_IN_THREADS); uploads need ATTACH_FILES; "When creating a message as a reply
         # to another message, the current user must have the READ_MESSAGE_HISTORY permission".
         self._require_bot(ch, self.send_permission(ch))
+        self._check_thread(ch, editing=False)
         if request[FILES_KEY]:
             self._require_bot(ch, ATTACH_FILES)
         if body.get("message_reference") and int(body["message_reference"].get("type") or 0) == 0:
@@ -627,6 +686,7 @@ class DiscordStandin(StandinState):
         msg = self.create_message(ch, body, request[FILES_KEY], author=self.bot_user)
         if body.get("enforce_nonce") and body.get("nonce") is not None:
             self.nonces[key] = (msg.id, time.monotonic())
+        await self._unarchive_on_send(ch)
         await self._message_event("MESSAGE_CREATE", msg)
         return self.json_response(msg.data)
 
@@ -659,6 +719,7 @@ class DiscordStandin(StandinState):
         if msg.author_id != self.bot_user.id:
             raise _err(403, 50005, "Cannot edit a message authored by another user")
         ch, body, files = self.channels[msg.channel_id], request[BODY_KEY] or {}, request[FILES_KEY]
+        self._check_thread(ch, editing=True)
         if files:
             self._require_bot(ch, ATTACH_FILES)  # new files on an edit are uploads like any other
         if (stripped := self._without_unpermitted_embeds(ch, body)) is not None:
@@ -1038,6 +1099,9 @@ class DiscordStandin(StandinState):
         self.gateway_events.append((name, data))
         raw_guild = data.get("guild_id") or (data.get("id") if name.startswith("GUILD_") else None)
         guild_id = int(raw_guild) if raw_guild is not None else None
+        guild = self.guilds.get(guild_id) if guild_id is not None else None
+        if guild is not None and name != "GUILD_DELETE" and (not self.bot_in(guild) or guild.unavailable):
+            return 0  # nothing more of a server the bot left, or that is down, until it is back
         sent = 0
         for conn in list(self.conns):
             if conn.ready and (intent is None or conn.intents & intent) and conn.gets_guild(guild_id):
@@ -1103,7 +1167,8 @@ class DiscordStandin(StandinState):
                     await conn.ws.close(code=4010, message=b"Invalid shard.")
                     return
                 conn.shard = (shard[0], shard[1])
-            guilds = [guild for guild in self.guilds.values() if conn.gets_guild(guild.id)]
+            # "guilds are the guilds of which your bot is a member": not those it was removed from.
+            guilds = [guild for guild in self.guilds.values() if conn.gets_guild(guild.id) and self.bot_in(guild)]
             if len(guilds) > MAX_GUILDS_PER_SESSION:
                 # "Each shard can only support a maximum of 2500 guilds": close code 4011 Sharding required.
                 await conn.ws.close(code=4011, message=b"Sharding required.")
@@ -1130,7 +1195,11 @@ class DiscordStandin(StandinState):
                 ready["shard"] = d["shard"]
             await self._send_dispatch(conn, "READY", ready)
             for guild in guilds:
-                await self._send_dispatch(conn, "GUILD_CREATE", self.guild_payload(guild))
+                if guild.unavailable:
+                    # "Guilds that are unavailable due to an outage will send a Guild Delete event."
+                    await self._send_dispatch(conn, "GUILD_DELETE", {"id": str(guild.id), "unavailable": True})
+                else:
+                    await self._send_dispatch(conn, "GUILD_CREATE", self.guild_payload(guild))
             conn.ready = True
             await self.changed()
         elif op == 6:

@@ -54,6 +54,7 @@ EMBED_LINKS: int = discord.Permissions(embed_links=True).value
 ATTACH_FILES: int = discord.Permissions(attach_files=True).value
 READ_MESSAGE_HISTORY: int = discord.Permissions(read_message_history=True).value
 MANAGE_MESSAGES: int = discord.Permissions(manage_messages=True).value
+MANAGE_THREADS: int = discord.Permissions(manage_threads=True).value
 #: Every permission that applies in a channel (what losing View Channel takes away with it).
 ALL_CHANNEL_PERMISSIONS: int = discord.Permissions.all_channel().value
 #: "Denying SEND_MESSAGES implicitly denies MENTION_EVERYONE, SEND_TTS_MESSAGES, ATTACH_FILES, and EMBED_LINKS"
@@ -199,6 +200,13 @@ class Channel:
     parent_id: int | None = None  # a thread's text channel
     owner_id: int | None = None  # who started a thread
     created_at: str = field(default_factory=iso_now)
+    #: Deleted (by :meth:`StandinState.delete_channel`): every request to it is 404 10003 from then on.
+    deleted: bool = False
+    #: A thread's ``thread_metadata``: archived (no edits: 400 50083; a send unarchives it unless it is
+    #: locked) and locked (only Manage Threads may post or edit: 160005). See :meth:`StandinState.update_thread`.
+    archived: bool = False
+    locked: bool = False
+    archive_timestamp: str | None = None
 
     @property
     def is_dm(self) -> bool:
@@ -230,7 +238,11 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
-    thread_ids: list[int] = field(default_factory=list)  # active threads, sent apart from the channels
+    thread_ids: list[int] = field(default_factory=list)  # its threads (GUILD_CREATE sends the active ones)
+    #: In an outage (:meth:`StandinState.guild_outage`): GUILD_DELETE with ``unavailable: true`` was sent,
+    #: nobody can use the bot there, and its requests fail with ``outage_status`` until it is back.
+    unavailable: bool = False
+    outage_status: int | None = None
 
     @property
     def everyone_role(self) -> Role:
@@ -356,6 +368,7 @@ class RestCall:
     at: float
     query: dict[str, str]
     body: Any = None
+    code: int = 0  # the JSON error code of a refusal (10003, 50001, …); 0 otherwise
 
 
 @dataclass
@@ -576,6 +589,22 @@ class StandinState:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.cond.wait(), remaining)
 
+    async def quiet_second(self, timeout: float = 5.0) -> None:
+        """Wait until a whole second has passed without a request under the global limit: the bot a
+        test restarts in-process takes up where a real restart, which takes seconds, would (it cannot
+        know what the bot before it spent of Discord's second, and would otherwise add to it)."""
+        window = self.global_window
+
+        def quiet() -> bool:
+            if window and window[-1] > time.monotonic() - 1.0:
+                # Look again when the newest request leaves the window.
+                assert self.loop is not None
+                self.loop.call_later(window[-1] + 1.0 - time.monotonic(), self.changed_soon)
+                return False
+            return True
+
+        await self.wait_for(quiet, timeout, "a second without requests")
+
     # ------------------------------------------------------------------ world building
     def create_user(
         self, name: str, *, global_name: str | None = None, locale: str = "en-US", dms_closed: bool = False
@@ -731,13 +760,23 @@ class StandinState:
         return guild.roles[guild.members[self.bot_user.id].roles[0]]
 
     def visible_threads(self, guild: Guild, user_id: int, parent: Channel | None = None) -> list[Channel]:
-        """Active threads of ``guild`` (or of ``parent``) that ``user_id`` can view."""
+        """Active (not archived) threads of ``guild`` (or of ``parent``) that ``user_id`` can view."""
         threads = [self.channels[tid] for tid in guild.thread_ids]
         return [
             t
             for t in threads
-            if (parent is None or t.parent_id == parent.id) and self.channel_permissions(t, user_id) & VIEW_CHANNEL
+            if not t.archived
+            and (parent is None or t.parent_id == parent.id)
+            and self.channel_permissions(t, user_id) & VIEW_CHANNEL
         ]
+
+    def bot_in(self, guild: Guild) -> bool:
+        """Whether the bot is (still) a member of ``guild``."""
+        return self.bot_user.id in guild.members
+
+    def shares_a_guild(self, user_id: int) -> bool:
+        """Whether the bot and the user are both members of some guild: without one, DMs to them are 50007."""
+        return any(self.bot_in(guild) and user_id in guild.members for guild in self.guilds.values())
 
     # ------------------------------------------------------------------ permission switches (world + gateway)
     async def dispatch_event(self, name: str, data: dict[str, Any], *, intent: int | None = None) -> int:
@@ -839,6 +878,98 @@ class StandinState:
         await self.changed()
         return thread
 
+    # ------------------------------------------------------------------ where a game lives (world + gateway)
+    async def delete_channel(self, channel: Channel) -> None:
+        """A moderator deletes a text channel (with its threads) or a thread.
+
+        Gateway events, "Channel Delete" / "Thread Delete": "Sent when a channel [thread] relevant to the
+        current user is deleted"; a thread's carries "just the id, guild_id, parent_id, and type fields".
+        Deleting a channel deletes its threads: discord.py drops them from its cache with the channel,
+        no THREAD_DELETE each. From then on every request to them is 404 10003 Unknown Channel, and
+        nothing can be used there any more.
+        """
+        if channel.guild_id is None or channel.deleted:
+            raise ValueError("only a live guild channel or thread can be deleted")
+        guild = self.guilds[channel.guild_id]
+        relevant = self.bot_in(guild) and bool(self.channel_permissions(channel, self.bot_user.id) & VIEW_CHANNEL)
+        if channel.is_thread:
+            guild.thread_ids.remove(channel.id)
+            if relevant:
+                data = {
+                    "id": str(channel.id),
+                    "guild_id": str(guild.id),
+                    "parent_id": str(channel.parent_id),
+                    "type": channel.type,
+                }
+                await self.dispatch_event("THREAD_DELETE", data, intent=INTENT_GUILDS)
+        else:
+            payload = self.channel_payload(channel)
+            guild.channel_ids.remove(channel.id)
+            for tid in [tid for tid in guild.thread_ids if self.channels[tid].parent_id == channel.id]:
+                guild.thread_ids.remove(tid)
+                self.channels[tid].deleted = True
+            if relevant:
+                await self.dispatch_event("CHANNEL_DELETE", payload, intent=INTENT_GUILDS)
+        channel.deleted = True
+        await self.changed()
+
+    async def remove_bot(self, guild: Guild) -> None:
+        """The bot is kicked (or banned) from ``guild``: GUILD_DELETE without ``unavailable``.
+
+        Gateway events, "Guild Delete": "If the unavailable field is not set, the user was removed from
+        the guild." Afterwards its requests there are 403 50001 Missing Access, a new session's READY no
+        longer lists the guild, nothing can be used there, and a DM to a person who shares no other
+        server with the bot is 403 50007.
+        """
+        if not self.bot_in(guild):
+            raise ValueError("the bot is not in that guild")
+        await self.dispatch_event("GUILD_DELETE", {"id": str(guild.id)}, intent=INTENT_GUILDS)
+        del guild.members[self.bot_user.id]
+        await self.changed()
+
+    async def guild_outage(self, guild: Guild, *, rest_status: int | None = 503) -> None:
+        """``guild`` becomes unavailable (an outage): GUILD_DELETE with ``unavailable: true``.
+
+        Discord documents the events only ("Sent when a guild becomes or was already unavailable due to
+        an outage"); meanwhile the stand-in answers the guild's requests with ``rest_status`` (a 5xx:
+        Discord failing for now; None: they go through), and nobody can use the bot there. A session
+        that identifies during the outage gets GUILD_DELETE for it instead of GUILD_CREATE ("Guilds that
+        are unavailable due to an outage will send a Guild Delete event").
+        """
+        guild.unavailable, guild.outage_status = True, rest_status
+        await self.dispatch_event("GUILD_DELETE", {"id": str(guild.id), "unavailable": True}, intent=INTENT_GUILDS)
+        await self.changed()
+
+    async def guild_recovers(self, guild: Guild) -> None:
+        """The outage is over: GUILD_CREATE ("When a Guild becomes available again to the client")."""
+        guild.unavailable, guild.outage_status = False, None
+        await self.dispatch_event("GUILD_CREATE", self.guild_payload(guild), intent=INTENT_GUILDS)
+        await self.changed()
+
+    async def update_thread(self, thread: Channel, *, archived: bool | None = None, locked: bool | None = None) -> None:
+        """A moderator archives, unarchives, locks or unlocks a thread: THREAD_UPDATE with its ``thread_metadata``.
+
+        Threads topic: archived threads take no edits ("Users cannot edit messages ... in archived threads":
+        400 50083), and "Sending a message will automatically unarchive the thread, unless the thread has
+        been locked"; in a locked thread, users without MANAGE_THREADS "won't be able to create or update
+        messages" (160005 Thread is locked).
+        """
+        if not thread.is_thread or thread.deleted:
+            raise ValueError("only a live thread can be archived or locked")
+        if archived is not None and archived != thread.archived:
+            thread.archived = archived
+            thread.archive_timestamp = iso_now()
+        if locked is not None:
+            thread.locked = locked
+        await self._thread_updated(thread)
+
+    async def _thread_updated(self, thread: Channel) -> None:
+        assert thread.guild_id is not None
+        guild = self.guilds[thread.guild_id]
+        if self.bot_in(guild) and self.channel_permissions(thread, self.bot_user.id) & VIEW_CHANNEL:
+            await self.dispatch_event("THREAD_UPDATE", self.channel_payload(thread), intent=INTENT_GUILDS)
+        await self.changed()
+
     # ------------------------------------------------------------------ payloads
     def channel_payload(self, ch: Channel) -> dict[str, Any]:
         if ch.is_dm:
@@ -866,10 +997,10 @@ class StandinState:
                 "rate_limit_per_user": 0,
                 "flags": 0,
                 "thread_metadata": {
-                    "archived": False,
+                    "archived": ch.archived,
                     "auto_archive_duration": 1440,
-                    "archive_timestamp": ch.created_at,
-                    "locked": False,
+                    "archive_timestamp": ch.archive_timestamp or ch.created_at,
+                    "locked": ch.locked,
                     "create_timestamp": ch.created_at,
                 },
             }
