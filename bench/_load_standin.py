@@ -29,7 +29,7 @@ from tests.e2e.standin import DiscordStandin, RestCall, StoredMessage
 from tests.e2e.standin.server import API_PREFIX, Upload
 
 T = TypeVar("T")
-YOUR_MOVE = "Your move!"  # the top of a DM hand in its turn form
+YOUR_MOVE = "▶ Your move"  # the top of a DM hand at its player's move
 
 #: REST call kinds, in the order they are printed.
 KINDS = (

@@ -70,7 +70,8 @@ sys.path.insert(0, str(ROOT))
 
 from _load_standin import KINDS, YOUR_MOVE, LoadStandin, cpu_seconds, memory_kib, run_delay  # noqa: E402
 
-from tests.e2e._play import has_hand_button, mover_on_table  # noqa: E402
+from tests.e2e._play import has_hand_button, moves_a_person_would_make, read_turn  # noqa: E402
+from tests.e2e._reading import read  # noqa: E402
 from tests.e2e.standin import Channel, Driver, Guild, InteractionRecord, StoredMessage, User  # noqa: E402
 
 MOVE_KINDS = ("bid", "play", "trump")
@@ -126,14 +127,9 @@ class Click:
     ends_round: bool = False
 
 
-def title(message: StoredMessage) -> str:
-    embeds = message.data.get("embeds") or []
-    return str(embeds[0].get("title", "")) if embeds else ""
-
-
 def shown_round(message: StoredMessage) -> int:
-    words = title(message).split()
-    return int(words[words.index("round") + 1]) if "round" in words else 0
+    """The round a table or hand message shows (0: none)."""
+    return read(message).round or 0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -209,13 +205,13 @@ class Bench:
 
     def latest_hand(self, game: Game, seat: int) -> StoredMessage | None:
         for message in reversed(self.standin.by_channel.get(game.dm_ids[seat], [])):
-            if HAND_TITLE in title(message):
+            if HAND_TITLE in message.text():
                 return message
         return None
 
     def final_posted(self, game: Game) -> bool:
         messages = self.standin.by_channel.get(game.channel.id) or []
-        return any(FINAL_TITLE in title(m) for m in messages[-3:])
+        return any(FINAL_TITLE in m.text() for m in messages[-3:])
 
     # -- the bot process -----------------------------------------------------------------------
 
@@ -431,15 +427,18 @@ class Bench:
         table = self.table(game)
         if table is None or (table.id, table.edits) == game.table_seen:
             return None
-        found = mover_on_table(
-            table, [(p.global_name or p.name, hand) for p, hand in zip(game.people, hands, strict=True)]
-        )
-        if found is None:
+        # Whose move it is, read off the table as people do; their DM may not offer it yet.
+        names = read_turn(table).names
+        seat = next((k for k, p in enumerate(game.people) if (p.global_name or p.name) in names), None)
+        hand = hands[seat] if seat is not None else None
+        if seat is None or hand is None or shown_round(hand) != shown_round(table):
             return None
-        seat, moves = found
-        hand = hands[seat]
-        assert hand is not None
-        return seat, hand, moves
+        return seat, hand, self.moves(hand, table)
+
+    @staticmethod
+    def moves(hand: StoredMessage, table: StoredMessage) -> list[str]:
+        """The moves a DM hand offers now (none until its turn edit has come)."""
+        return moves_a_person_would_make(hand, read_turn(table).led) if YOUR_MOVE in hand.text() else []
 
     async def play(self, game: Game) -> None:
         think = self.args.think
@@ -453,20 +452,29 @@ class Bench:
                 return
             if isinstance(found, str):
                 return
-            seat, hand, buttons = found
+            seat, hand, _ = found
             seen_at, thought = time.monotonic(), 0.0
             if think > 0:
                 thought = game.rng.expovariate(1 / think)
                 await asyncio.sleep(thought)  # a person thinking, not a wait
                 if self.stop.is_set():
                     return
+            shown_table = self.table(game)
+            assert shown_table is not None
+            # A person who has decided looks at their DM: the move is there, or they wait for it.
+            shown_now = bool(self.moves(hand, shown_table))
+            buttons: list[str] = await self.standin.wait_game(
+                game.slot,
+                lambda hand=hand, shown=shown_table: self.moves(hand, shown),  # type: ignore[misc]
+                WAIT,
+                "the DM to offer the move",
+            )
             custom_id = game.rng.choice(buttons)
             kind = custom_id.split(":")[1]
             table = self.table(game)
             assert table is not None
             game.table_seen = (table.id, table.edits)
             game.turns += 1
-            shown_now = YOUR_MOVE in hand.text()
             game.turns_shown += shown_now
             round_now = shown_round(hand)
             made = game.moves_this_round[1] + 1 if game.moves_this_round[0] == round_now else 1
@@ -619,14 +627,22 @@ class Bench:
             print(f"  other routes: {dict(self.standin.rest_counter.other_routes.most_common(5))}")
         if self.standin.rest_counter.errors:
             print(f"  !! errors: {dict(self.standin.rest_counter.errors.most_common(5))}")
+        # What the global budget pays for: every REST call but the interaction endpoints (answers, and
+        # edits through an interaction's token), which Discord leaves outside it.
+        budgeted = total - counts["interaction callback"] - counts["webhook (followup/original)"]
+        print(
+            f"budgeted requests (not interaction endpoints): {budgeted / per[1]:.2f} per card, "
+            f"{budgeted / per[0]:.2f} per move"
+        )
         out["rest"] = {"play": dict(counts), "setup": dict(setup_counts), "per_move": total / per[0]}
+        out["rest"]["budgeted_per_card"] = budgeted / per[1]
         # Turn edits are the lowest-priority requests (bot/budget.py): sent only while the budget has room.
         turns = sum(g.turns for g in self.games)
         shown = sum(g.turns_shown for g in self.games)
         peak, peak_play = self.peak_rate(), self.peak_rate(self.marks["play"], self.marks["end"])
         print(
             f"turn edits: {shown} of {turns} moves ({shown / max(turns, 1):.0%}) were made from a DM that said "
-            f'"your move" by the time of the click; global 429s: {self.standin.global_refusals}; '
+            f'"your move" by the time its player had decided; global 429s: {self.standin.global_refusals}; '
             f"per-route 429s (a channel's 5 sends or edits in 5 s): {len(self.standin.route_refusals)}; "
             f"peak REST requests in any one second, besides interaction endpoints (all processes): {peak_play} "
             f"during play, {peak} in the whole run (Discord allows 50)"

@@ -7,19 +7,20 @@ burst never earns a global 429. What waits for the budget goes in priority order
 
 1. interaction answers: exempt, never wait;
 2. tables (every public message: tables, score pads, standings, lobbies);
-3. DM hands (dealing, a steady hand brought up to date, a turn form taken back);
-4. *turn edits* (a DM hand put in its "your move" form): never wait and never take what the
-   others may need. They leave the bucket (below) to tables and hands — a bucket of a few requests
+3. DM hands (dealing a round's hands, closing the last round's);
+4. *turn edits* (a DM hand brought up to date after a move with the bot's own token: the trick,
+   the bids, whose move it is, and at its player's move the moves they may make): never wait and
+   never take what the others may need. They leave the bucket (below) to tables and hands — a bucket of a few requests
    put off a third of them at 200 games at a human pace, while the process averaged half its share
    — and one goes while nothing waits (no request, no turn edit put off before it) and the last
    second holds fewer than the share: the window keeps the bucket's burst (`reserve`) free for the
-   tables and hands that may come at once. Else it is put off (the hand keeps its steady form,
-   which is still correct, and the table names the mover), and `when_room` queues it: as soon as
+   tables and hands that may come at once. Else it is put off (the table names the mover
+   meanwhile), and `when_room` queues it: as soon as
    it may go, in the order they were put off, each is handed its request already paid for —
    handed, not merely told, so that the room cannot be taken by another request between the
    telling and the sending (which put off edits again and again, to the back of the queue, and
-   lost two in three of them at 200 games). A turn edit whose turn has passed by then gives its
-   request back (`give_back`).
+   lost two in three of them at 200 games). A turn edit no longer needed by then (the hand was
+   drawn meanwhile through its player's interaction token) gives its request back (`give_back`).
 
 A token bucket: a burst of a fifth of the share (at most what the share leaves of Discord's 50) goes
 at once, a sustained rate above the share waits. Within any one second the bucket lets through at
