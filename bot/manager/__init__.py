@@ -16,6 +16,7 @@ import asyncio
 import secrets
 from collections.abc import Callable
 
+from ..clock import Clock, SystemClock
 from ..storage import Repository
 from ._coach import Coach
 from ._games import MISSES_BEFORE_AWAY, Games
@@ -95,8 +96,10 @@ class GameManager(Lobbies, Games, Turns, Persistence, Runners, Coach):
         turn_timer_range: tuple[float, float] = (MIN_TURN_TIMER, MAX_TURN_TIMER),
         runner_beat: float = RUNNER_BEAT_SECONDS,
         runner_lease: float = RUNNER_LEASE_SECONDS,
+        clock: Clock | None = None,
     ) -> None:
         self.repository = repository
+        self.clock = clock if clock is not None else SystemClock()
         self._lobbies = {}
         self._tables = {}
         self._by_channel = {}

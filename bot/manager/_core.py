@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Coroutine
 from typing import Any
 
+from ..clock import Clock
 from ..engine import Action, Applied, Game, Observation
 from ..storage import GameRecord, Repository
 from ._model import Event, GameRefused, Listener, Lobby, Refusal, Table
@@ -30,6 +31,8 @@ class Core(abc.ABC):
     # Without a repository nothing survives a restart: for tests of the game logic alone.
     repository: Repository | None
     runner: str  # this process's name in the database's record of who runs each game
+    # The time turn deadlines and seasons live in (see `bot.clock`); leases are in real time.
+    clock: Clock
     _lobbies: dict[str, Lobby]
     _tables: dict[str, Table]
     _by_channel: dict[int, str]

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..clock import Timer
 from ..engine import Applied, Game, Options
 from ..storage import GameRecord, SeatRecord
 
@@ -129,7 +130,7 @@ class Table:
     # game's server shows it and runs its timers; a guest copy only takes clicks, and catches up.
     guest: bool = False
     _brains: dict[tuple[int, str], Brain] = field(default_factory=dict, repr=False)
-    _timers: list[asyncio.TimerHandle] = field(default_factory=list, repr=False)
+    _timers: list[Timer] = field(default_factory=list, repr=False)
 
     def plays_itself(self, seat: int) -> bool:
         """Whether the computer makes this seat's moves now: a computer player, or a person away."""
