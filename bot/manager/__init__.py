@@ -7,7 +7,8 @@ with a `Listener` and turns each event into messages.
 `GameManager` is put together from its parts, one module each, over the state they share
 (`_core`): lobbies (`_lobbies`), running games (`_games`), timers and computer players
 (`_turns`), what is stored and restored (`_persistence`), which process runs each game
-(`_runners`) and the coach (`_coach`). The data it holds and the events it emits are in `_model`.
+(`_runners`), the servers' seasons (`_seasons`) and the coach (`_coach`). The data it holds and
+the events it emits are in `_model`.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ._model import (
     Player,
     PresenceChanged,
     Refusal,
+    SeasonEnded,
     Table,
     TurnReminder,
     computer_player,
@@ -46,6 +48,7 @@ from ._model import (
 )
 from ._persistence import Persistence
 from ._runners import ADOPT_AT_ONCE, RUNNER_BEAT_SECONDS, RUNNER_LEASE_SECONDS, Runners
+from ._seasons import Seasons
 from ._turns import ABANDON_SECONDS, COMPUTER_PACE_SECONDS, STAND_IN_LEVEL, Turns
 
 __all__ = [
@@ -75,6 +78,7 @@ __all__ = [
     "Player",
     "PresenceChanged",
     "Refusal",
+    "SeasonEnded",
     "Table",
     "TurnReminder",
     "computer_player",
@@ -82,7 +86,7 @@ __all__ = [
 ]
 
 
-class GameManager(Lobbies, Games, Turns, Persistence, Runners, Coach):
+class GameManager(Lobbies, Games, Turns, Persistence, Runners, Seasons, Coach):
     """Owns every lobby and game; at most one of either per channel."""
 
     def __init__(

@@ -13,12 +13,12 @@ import abc
 import asyncio
 import logging
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from ..clock import Clock
 from ..engine import Action, Applied, Game, Observation
-from ..storage import GameRecord, Repository
+from ..storage import GameRecord, Repository, SeasonEntry
 from ._model import Event, GameRefused, Listener, Lobby, Refusal, Table
 
 log = logging.getLogger(__name__)
@@ -173,3 +173,11 @@ class Core(abc.ABC):
 
     @abc.abstractmethod
     async def _beat(self) -> None: ...
+
+    @abc.abstractmethod
+    async def _season_entry(
+        self, table: Table, user_ids: Sequence[int], places: Sequence[int]
+    ) -> SeasonEntry | None: ...
+
+    @abc.abstractmethod
+    async def _season_beat(self) -> None: ...

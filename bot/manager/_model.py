@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..clock import Timer
 from ..engine import Applied, Game, Options
-from ..storage import GameRecord, SeatRecord
+from ..storage import GameRecord, SeasonRecord, SeatRecord
 
 if TYPE_CHECKING:
     from ..ai import Player as Brain
@@ -46,6 +46,7 @@ class Refusal(enum.Enum):
     NO_FINISHED_GAME = "no_finished_game"  # nothing to review
     NOT_A_PLAYER = "not_a_player"  # a review is for the people who played the game
     REVIEW_MISSING = "review_missing"  # no finished game by that id
+    NO_SEASON = "no_season"  # no season runs on the server
 
 
 # The refusals a copy of a game that is behind the database may give wrongly (see `act`).
@@ -225,7 +226,17 @@ class GameAdopted:
     table: Table
 
 
-Event = LobbyClosed | GameStarted | ActionApplied | GameStopped | TurnReminder | PresenceChanged | GameAdopted
+@dataclass(frozen=True, slots=True)
+class SeasonEnded:
+    """A season's end is owed its announcement, and this process is to post it now (it holds the
+    claim): report the message with `GameManager.season_announced`. Emitted again each beat until then."""
+
+    season: SeasonRecord
+
+
+Event = (
+    LobbyClosed | GameStarted | ActionApplied | GameStopped | TurnReminder | PresenceChanged | GameAdopted | SeasonEnded
+)
 Listener = Callable[[Event], None]
 
 
