@@ -51,10 +51,11 @@ CREATE TABLE season_standings (
     PRIMARY KEY (guild_id, season, user_id)
 );
 
-CREATE INDEX season_standings_by_rating ON season_standings (guild_id, season, rating DESC);
-CREATE INDEX season_standings_by_wins ON season_standings (guild_id, season, wins DESC);
-CREATE INDEX season_standings_by_avg_score ON season_standings (guild_id, season, avg_score DESC);
-CREATE INDEX season_standings_by_exact_rate ON season_standings (guild_id, season, exact_rate DESC);
+-- With the user id last: the boards' order (SQLite's tables without rowid end every index with the key).
+CREATE INDEX season_standings_by_rating ON season_standings (guild_id, season, rating DESC, user_id);
+CREATE INDEX season_standings_by_wins ON season_standings (guild_id, season, wins DESC, user_id);
+CREATE INDEX season_standings_by_avg_score ON season_standings (guild_id, season, avg_score DESC, user_id);
+CREATE INDEX season_standings_by_exact_rate ON season_standings (guild_id, season, exact_rate DESC, user_id);
 -- A player's last season with a rating, for the carry-over.
 CREATE INDEX season_standings_by_player ON season_standings (guild_id, user_id, season);
 
@@ -96,3 +97,15 @@ CREATE TABLE rivals (
     b_points    BIGINT NOT NULL,
     PRIMARY KEY (guild_id, season, user_a, user_b)
 );
+
+-- The all-time boards order by "… DESC NULLS LAST, user_id", which PostgreSQL's "DESC" indexes (nulls
+-- first) of 0001 do not give: it sorted a server's every player for each page. SQLite's DESC puts
+-- nulls last already, and its indexes end with the key.
+DROP INDEX player_stats_by_rating;
+DROP INDEX player_stats_by_wins;
+DROP INDEX player_stats_by_avg_score;
+DROP INDEX player_stats_by_exact_rate;
+CREATE INDEX player_stats_by_rating ON player_stats (guild_id, rating DESC NULLS LAST, user_id);
+CREATE INDEX player_stats_by_wins ON player_stats (guild_id, wins DESC NULLS LAST, user_id);
+CREATE INDEX player_stats_by_avg_score ON player_stats (guild_id, avg_score DESC NULLS LAST, user_id);
+CREATE INDEX player_stats_by_exact_rate ON player_stats (guild_id, exact_rate DESC NULLS LAST, user_id);
