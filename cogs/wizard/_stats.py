@@ -64,14 +64,14 @@ def season_period(locale: str | None, season: SeasonRecord) -> str:
     return t(locale, "board.season.open", number=season.number, start=start)
 
 
-def _value(locale: str, sort: Sort, standing: Standing) -> str:
+def _value(locale: str | None, sort: Sort, standing: Standing) -> str:
     if sort is Sort.WINS:
         return tn(locale, "board.value.wins", standing.wins)
     value = {Sort.RATING: standing.rating, Sort.AVG_SCORE: standing.avg_score, Sort.EXACT_RATE: standing.exact_rate}
     return t(locale, f"board.value.{sort.value}", value=value[sort] or 0.0)
 
 
-def _line(locale: str, sort: Sort, standing: Standing) -> str:
+def _line(locale: str | None, sort: Sort, standing: Standing) -> str:
     return t(
         locale,
         "board.line",
@@ -293,7 +293,7 @@ def season_end_embed(
         ),
         t(locale, "board.season.rule"),
     ]
-    if following is not None:
+    if following is not None and following.ended_at is None:  # posted late, the next may be over too
         lines.append(
             t(locale, "season.over.next", number=following.number, end=when(following.ends_at))
             if following.ends_at is not None
@@ -306,7 +306,7 @@ def season_end_embed(
     )
     embed.add_field(
         name=t(locale, "season.over.standings"),
-        value="\n".join(_line(str(locale), Sort.RATING, standing) for standing in standings),
+        value="\n".join(_line(locale, Sort.RATING, standing) for standing in standings),
         inline=False,
     )
     return embed
