@@ -1,7 +1,7 @@
 """`python -m bot.migrate_to_postgres SQLITE_PATH DATABASE_URL`: copy the bot's SQLite database into PostgreSQL.
 
 Everything is copied: lobbies and running games (with seats and actions), finished games and their
-rounds and reviews, statistics and ratings, and the servers' settings. The SQLite file is first
+rounds and reviews, statistics and ratings, the servers' settings, and their seasons. The SQLite file is first
 brought up to the current schema, and the PostgreSQL database is migrated; the copy is one
 transaction, and it is refused if PostgreSQL already holds games, statistics or settings. Stop the
 bot before copying.
@@ -33,6 +33,11 @@ TABLES = (
     "player_stats",
     "player_hand_sizes",
     "guild_settings",
+    "season_settings",
+    "seasons",
+    "season_standings",
+    "season_stats",
+    "rivals",
 )
 
 
@@ -49,7 +54,7 @@ async def copy(sqlite_path: Path, url: str) -> dict[str, int]:
     target = await asyncpg.connect(url)
     try:
         async with target.transaction():
-            for table in ("games", "player_stats", "guild_settings"):
+            for table in ("games", "player_stats", "guild_settings", "season_settings", "seasons"):
                 if await target.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
                     raise StorageError(
                         f"the PostgreSQL database {redact(url)} already holds {table}; copy into an empty one"

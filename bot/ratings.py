@@ -41,6 +41,30 @@ def _model() -> BradleyTerryFull:
     return BradleyTerryFull()
 
 
+# How much of a player's rating a new season keeps: each season starts halfway between where the
+# player's last season left them and a newcomer (see `carried_over`).
+CARRY_OVER = 0.5
+
+
+def newcomer() -> Rating:
+    """The rating of a player who was never rated: openskill's default (mu 25, sigma 25/3)."""
+    fresh = _model().rating()
+    return (fresh.mu, fresh.sigma)
+
+
+def carried_over(last: Rating) -> Rating:
+    """A player's rating at the start of a season, from their rating at the end of their last one.
+
+    The soft carry-over: mu goes halfway back to a newcomer's 25, and sigma halfway back up to a
+    newcomer's 25/3. A strong player starts ahead of a newcomer but not out of reach, and, as the
+    rating is less certain again, the first games of the season move it more. From (35, 2), shown
+    as 29: (30, 5.17), shown as 14.5; a newcomer is shown as 0.
+    """
+    mu0, sigma0 = newcomer()
+    mu, sigma = last
+    return (mu0 + CARRY_OVER * (mu - mu0), sigma + (1 - CARRY_OVER) * (sigma0 - sigma))
+
+
 def shown(rating: Rating) -> float:
     """The figure a rating is shown and ranked by: the cautious mu - 3 sigma."""
     mu, sigma = rating

@@ -7,8 +7,8 @@ with a `Listener` and turns each event into messages.
 `GameManager` is put together from its parts, one module each, over the state they share
 (`_core`): lobbies (`_lobbies`), running games (`_games`), timers and computer players
 (`_turns`), what is stored and restored (`_persistence`), which process runs each game
-(`_runners`), what ends with a place that is gone (`_places`) and the coach (`_coach`). The data
-it holds and the events it emits are in `_model`.
+(`_runners`), what ends with a place that is gone (`_places`), the servers' seasons
+(`_seasons`) and the coach (`_coach`). The data it holds and the events it emits are in `_model`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import asyncio
 import secrets
 from collections.abc import Callable
 
+from ..clock import Clock, SystemClock
 from ..storage import Repository
 from ._coach import Coach
 from ._games import MISSES_BEFORE_AWAY, Games
@@ -43,6 +44,7 @@ from ._model import (
     Player,
     PresenceChanged,
     Refusal,
+    SeasonEnded,
     Table,
     TurnReminder,
     computer_player,
@@ -51,6 +53,7 @@ from ._model import (
 from ._persistence import Persistence
 from ._places import Places
 from ._runners import ADOPT_AT_ONCE, RUNNER_BEAT_SECONDS, RUNNER_LEASE_SECONDS, Runners
+from ._seasons import Seasons
 from ._turns import ABANDON_SECONDS, COMPUTER_PACE_SECONDS, STAND_IN_LEVEL, Turns
 
 __all__ = [
@@ -84,6 +87,7 @@ __all__ = [
     "Player",
     "PresenceChanged",
     "Refusal",
+    "SeasonEnded",
     "Table",
     "TurnReminder",
     "computer_player",
@@ -91,7 +95,7 @@ __all__ = [
 ]
 
 
-class GameManager(Lobbies, Games, Turns, Persistence, Runners, Places, Coach):
+class GameManager(Lobbies, Games, Turns, Persistence, Runners, Places, Seasons, Coach):
     """Owns every lobby and game; at most one of either per channel."""
 
     def __init__(
@@ -105,8 +109,10 @@ class GameManager(Lobbies, Games, Turns, Persistence, Runners, Places, Coach):
         turn_timer_range: tuple[float, float] = (MIN_TURN_TIMER, MAX_TURN_TIMER),
         runner_beat: float = RUNNER_BEAT_SECONDS,
         runner_lease: float = RUNNER_LEASE_SECONDS,
+        clock: Clock | None = None,
     ) -> None:
         self.repository = repository
+        self.clock = clock if clock is not None else SystemClock()
         self._lobbies = {}
         self._tables = {}
         self._by_channel = {}

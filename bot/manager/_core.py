@@ -13,11 +13,12 @@ import abc
 import asyncio
 import logging
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
+from ..clock import Clock
 from ..engine import Action, Applied, Game, Observation
-from ..storage import GameRecord, Repository
+from ..storage import GameRecord, Repository, SeasonEntry
 from ._model import Event, GameRefused, Listener, Lobby, Refusal, Table
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,8 @@ class Core(abc.ABC):
     # Without a repository nothing survives a restart: for tests of the game logic alone.
     repository: Repository | None
     runner: str  # this process's name in the database's record of who runs each game
+    # The time turn deadlines and seasons live in (see `bot.clock`); leases are in real time.
+    clock: Clock
     _lobbies: dict[str, Lobby]
     _tables: dict[str, Table]
     _by_channel: dict[int, str]
@@ -182,3 +185,11 @@ class Core(abc.ABC):
 
     @abc.abstractmethod
     async def _beat(self) -> None: ...
+
+    @abc.abstractmethod
+    async def _season_entry(
+        self, table: Table, user_ids: Sequence[int], places: Sequence[int]
+    ) -> SeasonEntry | None: ...
+
+    @abc.abstractmethod
+    async def _season_beat(self) -> None: ...

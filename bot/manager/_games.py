@@ -169,7 +169,11 @@ class Games(Core):
                 raise GameRefused(Refusal.PAUSED)
             deadline = table.turn_deadline
             if table.game.to_move == seat:
-                deadline = time.time() + table.turn_timer  # their turn now: a full turn's time
+                deadline = self.clock.now() + table.turn_timer  # their turn now: a full turn's time
+            elif all(player.user_id in table.away for player in table.players if player.is_person):
+                # Everyone was away: the deadline was when the game would end itself; the turn due
+                # now is an away seat's, which the computer plays, and sets the next deadline.
+                deadline = None
             if self.repository is not None:
                 await self.repository.set_presence(table.id, seat, 0, False)
                 await self.repository.set_turn_deadline(table.id, deadline)

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..clock import Timer
 from ..engine import Applied, Game, Options
-from ..storage import GameRecord, SeatRecord
+from ..storage import GameRecord, SeasonRecord, SeatRecord
 
 if TYPE_CHECKING:
     from ..ai import Player as Brain
@@ -56,6 +57,7 @@ class Refusal(enum.Enum):
     CHANNEL_GONE = "channel_gone"
     SERVER_GONE = "server_gone"
     RECORD_GONE = "record_gone"  # the game's rows are no longer in the database
+    NO_SEASON = "no_season"  # no season runs on the server
 
 
 # The refusals a copy of a game that is behind the database may give wrongly (see `act`).
@@ -142,7 +144,7 @@ class Table:
     # game's server shows it and runs its timers; a guest copy only takes clicks, and catches up.
     guest: bool = False
     _brains: dict[tuple[int, str], Brain] = field(default_factory=dict, repr=False)
-    _timers: list[asyncio.TimerHandle] = field(default_factory=list, repr=False)
+    _timers: list[Timer] = field(default_factory=list, repr=False)
 
     def plays_itself(self, seat: int) -> bool:
         """Whether the computer makes this seat's moves now: a computer player, or a person away."""
@@ -242,6 +244,14 @@ class GameAdopted:
 
 
 @dataclass(frozen=True, slots=True)
+class SeasonEnded:
+    """A season's end is owed its announcement, and this process is to post it now (it holds the
+    claim): report the message with `GameManager.season_announced`. Emitted again each beat until then."""
+
+    season: SeasonRecord
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyAdopted:
     """This process took over a lobby whose process died (or that its server's process took back): it
     keeps the lobby's idle clock from now on, and shows it if its message was never recorded."""
@@ -258,6 +268,7 @@ Event = (
     | PresenceChanged
     | GameAdopted
     | LobbyAdopted
+    | SeasonEnded
 )
 Listener = Callable[[Event], None]
 

@@ -9,11 +9,14 @@ from typing import Any
 
 from .. import ratings
 from ..engine import Game, Options, action_from_json
-from ..storage import FinalSeat, GameRecord, Repository
+from ..storage import FinalSeat, GameRecord, Repository, SeasonOver
 from ._core import Core
 from ._model import Player, Table, placings, take_shown
 
 log = logging.getLogger(__name__)
+
+# How often a finished game is stored again when the season it was to count for ended meanwhile.
+SEASON_TRIES = 3
 
 
 class Persistence(Core):
@@ -77,6 +80,7 @@ class Persistence(Core):
         )
         await repository.watch_games(self._heard)
         self._spawn(self._beat())
+        self._spawn(self._season_beat())
         return tables
 
     def _restore_table(self, record: GameRecord, *, playing: bool = True, guest: bool = False) -> Table:
@@ -118,7 +122,8 @@ class Persistence(Core):
         places = placings(game.scores)
         user_ids = [player.user_id for player in table.players]
         new_ratings = None
-        # Games with computer players are recorded, but only games between people change ratings.
+        # Games with computer players are recorded, but only games between people change ratings
+        # (and count for a season's ranking).
         if all(player.is_person for player in table.players):
             previous = await self.repository.ratings(table.guild_id, user_ids)
             new_ratings = ratings.rate(previous, user_ids, places)
@@ -136,7 +141,18 @@ class Persistence(Core):
             )
             for seat, player in enumerate(table.players)
         ]
-        await self.repository.record_finished(table.id, table.guild_id, seats, new_ratings, last_action)
+        for attempt in range(SEASON_TRIES):
+            # The game counts for the season running as it finishes; should that season end before
+            # the game is stored (another process, an admin), nothing was, and it counts for the next.
+            season = await self._season_entry(table, user_ids, places)
+            try:
+                await self.repository.record_finished(
+                    table.id, table.guild_id, seats, new_ratings, last_action, season, self.clock.now()
+                )
+                return
+            except SeasonOver:
+                if attempt == SEASON_TRIES - 1:
+                    raise
 
     async def set_table_message(self, table: Table, message_id: int | None) -> None:
         """Remember the message that shows the table of the current round."""

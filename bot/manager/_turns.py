@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +20,9 @@ log = logging.getLogger(__name__)
 
 # How long a computer move waits, so people can follow it on the table.
 COMPUTER_PACE_SECONDS = 1.5
-# How long a game whose people are all away waits for one of them before it ends itself.
+# How long a game whose people are all away waits for one of them before it ends itself, at the
+# least: a game with a longer turn timer waits one turn's time (a day at the one-day timer), for
+# its players look in only that often.
 ABANDON_SECONDS = 10 * 60
 # The level that plays for a person whose time ran out or who is away.
 STAND_IN_LEVEL = "normal"
@@ -36,8 +37,11 @@ class Turns(Core):
     def _next_deadline(self, table: Table, game: Game, away: set[int]) -> float | None:
         """When the turn now due runs out: None if only the computer plays it or the game is over.
 
-        Under hidden bids everyone bids at once against one deadline, kept until all are in.
+        Under hidden bids everyone bids at once against one deadline, kept until all are in. While
+        every person is away, the deadline is when the game ends itself (see `_schedule`).
         """
+        if not game.is_over and _everyone_away(table, away):
+            return self.clock.now() + self._silence(table)
         people = [
             seat
             for seat in game.waiting_for()
@@ -49,18 +53,33 @@ class Turns(Core):
             bidding_goes_on = len(game.pending_bidders()) < game.players
             if bidding_goes_on:
                 return table.turn_deadline
-        return time.time() + table.turn_timer
+        return self.clock.now() + table.turn_timer
+
+    def _silence(self, table: Table) -> float:
+        """How long a game whose people are all away waits for one of them."""
+        return max(self._abandon_seconds, table.turn_timer)
 
     def _schedule(self, table: Table) -> None:
         """Set the timers of the turn in progress: a computer's move, or a person's reminder and timeout.
 
-        Usually one seat is due; under hidden bids every seat still to bid is.
+        Usually one seat is due; under hidden bids every seat still to bid is. Deadlines are moments
+        on the game clock, so a timer set again after a restart goes off when the stored one says.
+
+        A game whose people are all away makes no move at all: nobody would see the computer play
+        it out, and a result nobody played would count. It waits for one of them (I'm back, or a
+        move) until its deadline, then ends itself without a result (`_abandon`).
         """
         self._cancel_timers(table)
         if table.guest:
             return  # the process of the game's server runs its timers
         game = table.game
         if table.stopped or game.is_over or table.paused_for:
+            return
+        clock = self.clock
+        if _everyone_away(table, table.away):
+            if table.turn_deadline is None:  # stored by a version that kept no such deadline
+                table.turn_deadline = clock.now() + self._silence(table)
+            table._timers.append(clock.call_at(table.turn_deadline, self._fire, self._abandon, table))
             return
         loop = asyncio.get_running_loop()
         key = len(game.log)
@@ -76,18 +95,13 @@ class Turns(Core):
             )
         if people:
             if table.turn_deadline is None:
-                table.turn_deadline = time.time() + table.turn_timer
-            left = table.turn_deadline - time.time()
+                table.turn_deadline = clock.now() + table.turn_timer
+            deadline = table.turn_deadline
             half = table.turn_timer / 2
             for seat in people:
-                if left > half:
-                    table._timers.append(loop.call_later(left - half, self._remind, table, key, seat, half))
-                table._timers.append(
-                    loop.call_later(max(left, 0.0), self._fire, self._auto_move, table, key, seat, "timeout")
-                )
-        humans = [player for player in table.players if player.is_person]
-        if humans and all(player.user_id in table.away for player in humans):
-            table._timers.append(loop.call_later(self._abandon_seconds, self._fire, self._abandon, table))
+                if deadline - clock.now() > half:
+                    table._timers.append(clock.call_at(deadline - half, self._remind, table, key, seat, half))
+                table._timers.append(clock.call_at(deadline, self._fire, self._auto_move, table, key, seat, "timeout"))
 
     def _fire(self, work: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
         """A timer went off: run its work as a task (the coroutine is made only now, so a
@@ -153,8 +167,7 @@ class Turns(Core):
     async def _abandon(self, table: Table) -> None:
         """End a game whose people have all been away too long."""
         async with table.lock:
-            people = [player for player in table.players if player.is_person]
-            if table.stopped or table.game.is_over or not all(p.user_id in table.away for p in people):
+            if table.stopped or table.game.is_over or table.guest or not _everyone_away(table, table.away):
                 return
             if self.repository is not None:
                 await self.repository.stop_game(table.id, "abandoned")
@@ -192,3 +205,9 @@ class Turns(Core):
             table.turn_deadline = deadline
             log.info("game %s resumed", table.id)
             self._schedule(table)
+
+
+def _everyone_away(table: Table, away: set[int]) -> bool:
+    """Whether every person at the table is away (the computer would be keeping every seat)."""
+    people = [player.user_id for player in table.players if player.is_person]
+    return bool(people) and all(user in away for user in people)

@@ -10,11 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import (
+    SEASON_LENGTHS,
     FinalSeat,
     GameRecord,
     GuildSettingsRecord,
+    HeadToHead,
+    History,
     PlayerStats,
     Repository,
+    SeasonEntry,
+    SeasonOver,
+    SeasonRecord,
+    SeasonSettingsRecord,
     SeatRecord,
     Sort,
     Standing,
@@ -29,12 +36,19 @@ if TYPE_CHECKING:
     from bot.settings import Settings
 
 __all__ = [
+    "SEASON_LENGTHS",
     "FinalSeat",
     "GameRecord",
     "GuildSettingsRecord",
+    "HeadToHead",
+    "History",
     "PlayerStats",
     "Repository",
     "SQLiteRepository",
+    "SeasonEntry",
+    "SeasonOver",
+    "SeasonRecord",
+    "SeasonSettingsRecord",
     "SeatRecord",
     "Sort",
     "Standing",

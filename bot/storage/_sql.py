@@ -22,17 +22,27 @@ from typing import Any, ClassVar, Protocol
 from .base import (
     _STANDING_COLUMNS,
     FinalSeat,
+    FinishedSeat,
     GameRecord,
     GuildSettingsRecord,
+    HeadToHead,
+    History,
     PlayerStats,
     Repository,
+    SeasonEntry,
+    SeasonOver,
+    SeasonRecord,
+    SeasonSettingsRecord,
     SeatRecord,
     Sort,
     Standing,
     StorageConflict,
     _page,
     _standing,
+    filled_history,
     replayed_ratings,
+    rival_rows,
+    season_rows,
     stats_row,
 )
 
@@ -83,6 +93,16 @@ HAND_OVER = (
     " WHERE {ids} AND runner = ? AND runner_wanted IS NOT NULL"
 )
 SQLITE_IDS = "id IN (SELECT value FROM json_each(?))"
+
+
+# Parts of the upserts of a player's figures (see `add_player_stats`): the best score and its game,
+# and the streak.
+BEST = """best_score = CASE WHEN p.best_score IS NULL OR excluded.best_score > p.best_score
+                              THEN excluded.best_score ELSE p.best_score END,
+            best_game = CASE WHEN p.best_score IS NULL OR excluded.best_score > p.best_score
+                             THEN excluded.best_game ELSE p.best_game END,"""
+STREAK = """streak = CASE WHEN excluded.streak > 0 THEN CASE WHEN p.streak > 0 THEN p.streak + 1 ELSE 1 END
+                          ELSE CASE WHEN p.streak < 0 THEN p.streak - 1 ELSE -1 END END"""
 
 
 @dataclass(frozen=True)
@@ -148,25 +168,28 @@ class Statements:
         "INSERT INTO round_results (game_id, round, seat, bid, tricks, points) VALUES (?, ?, ?, ?, ?, ?)"
     )
     # The arguments are `stats_row`'s. "over" is quoted: PostgreSQL reserves the word. The best score
-    # is the higher of the stored one (none before the first game) and this game's.
-    add_player_stats: str = """
+    # is the higher of the stored one (none before the first game) and this game's, with its game
+    # (the first, on a tie); the streak grows while the games go the same way, and starts again at
+    # 1 or -1 (this game's `streak`) when one goes the other way. Every expression of the SET reads
+    # the row as it was.
+    add_player_stats: str = f"""
         INSERT INTO player_stats AS p (guild_id, user_id, name, games, wins, total_score, best_score,
-                                       rounds, exact, "over", under, mu, sigma, rating)
-        VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       rounds, exact, "over", under, mu, sigma, rating, best_game, streak)
+        VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (guild_id, user_id) DO UPDATE SET
             name = excluded.name,
             games = p.games + 1,
             wins = p.wins + excluded.wins,
             total_score = p.total_score + excluded.total_score,
-            best_score = CASE WHEN p.best_score IS NULL OR excluded.best_score > p.best_score
-                              THEN excluded.best_score ELSE p.best_score END,
+            {BEST}
             rounds = p.rounds + excluded.rounds,
             exact = p.exact + excluded.exact,
             "over" = p."over" + excluded."over",
             under = p.under + excluded.under,
             mu = coalesce(excluded.mu, p.mu),
             sigma = coalesce(excluded.sigma, p.sigma),
-            rating = coalesce(excluded.rating, p.rating)
+            rating = coalesce(excluded.rating, p.rating),
+            {STREAK}
         """
     update_averages: str = (
         "UPDATE player_stats SET avg_score = 1.0 * total_score / games,"
@@ -177,6 +200,58 @@ class Statements:
         INSERT INTO player_hand_sizes AS h (guild_id, user_id, hand_size, rounds, exact) VALUES (?, ?, ?, 1, ?)
         ON CONFLICT (guild_id, user_id, hand_size) DO UPDATE SET rounds = h.rounds + 1, exact = h.exact + excluded.exact
         """
+    # A season's figures: a player's own (`season_rows`' first row: every game), and the season's
+    # ranking (its second: games between people only), with the season rating after the game.
+    add_season_stats: str = f"""
+        INSERT INTO season_stats AS p (guild_id, season, user_id, name, games, wins, total_score, best_score,
+                                       best_game, rounds, exact, streak)
+        VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (guild_id, season, user_id) DO UPDATE SET
+            name = excluded.name,
+            games = p.games + 1,
+            wins = p.wins + excluded.wins,
+            total_score = p.total_score + excluded.total_score,
+            {BEST}
+            rounds = p.rounds + excluded.rounds,
+            exact = p.exact + excluded.exact,
+            {STREAK}
+        """
+    add_season_standing: str = """
+        INSERT INTO season_standings AS p (guild_id, season, user_id, name, games, wins, total_score, rounds, exact,
+                                           avg_score, exact_rate, mu, sigma, rating)
+        VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (guild_id, season, user_id) DO UPDATE SET
+            name = excluded.name,
+            games = p.games + 1,
+            wins = p.wins + excluded.wins,
+            total_score = p.total_score + excluded.total_score,
+            rounds = p.rounds + excluded.rounds,
+            exact = p.exact + excluded.exact,
+            avg_score = 1.0 * (p.total_score + excluded.total_score) / (p.games + 1),
+            exact_rate = CASE WHEN p.rounds + excluded.rounds > 0
+                              THEN 1.0 * (p.exact + excluded.exact) / (p.rounds + excluded.rounds) ELSE 0 END,
+            mu = excluded.mu,
+            sigma = excluded.sigma,
+            rating = excluded.rating
+        """
+    # The arguments are `rival_rows`'.
+    add_rivals: str = """
+        INSERT INTO rivals AS r (guild_id, season, user_a, user_b, games, a_ahead, b_ahead, a_wins, b_wins,
+                                 a_points, b_points)
+        VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (guild_id, season, user_a, user_b) DO UPDATE SET
+            games = r.games + 1,
+            a_ahead = r.a_ahead + excluded.a_ahead,
+            b_ahead = r.b_ahead + excluded.b_ahead,
+            a_wins = r.a_wins + excluded.a_wins,
+            b_wins = r.b_wins + excluded.b_wins,
+            a_points = r.a_points + excluded.a_points,
+            b_points = r.b_points + excluded.b_points
+        """
+    # The game counts for a season only while it runs: no row, and the transaction is given up.
+    count_in_season: str = (
+        "UPDATE seasons SET games = games + 1 WHERE guild_id = ? AND number = ? AND ended_at IS NULL RETURNING number"
+    )
     leaderboard: Mapping[Sort, str] = field(
         default_factory=lambda: _by_sort(
             lambda column: (
@@ -195,7 +270,41 @@ class Statements:
         default_factory=lambda: _by_sort(lambda column: f"SELECT count(*) FROM player_stats WHERE {_ranked(column)}")
     )
     standing: str = f"SELECT {_STANDING_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?"
+    # The same for a season's ranking; everyone in it has a rating.
+    season_leaderboard: Mapping[Sort, str] = field(
+        default_factory=lambda: _by_sort(
+            lambda column: (
+                f"SELECT {_STANDING_COLUMNS} FROM season_standings WHERE guild_id = ? AND season = ?"
+                f" ORDER BY {column} DESC, user_id LIMIT ? OFFSET ?"
+            )
+        )
+    )
+    season_rank: Mapping[Sort, str] = field(
+        default_factory=lambda: _by_sort(
+            lambda column: (
+                f"SELECT 1 + count(*) FROM season_standings WHERE guild_id = ? AND season = ? AND {column} > ?"
+            )
+        )
+    )
+    season_ranked_players: str = "SELECT count(*) FROM season_standings WHERE guild_id = ? AND season = ?"
+    season_standing: str = (
+        f"SELECT {_STANDING_COLUMNS} FROM season_standings WHERE guild_id = ? AND season = ? AND user_id = ?"
+    )
     player_stats: str = "SELECT * FROM player_stats WHERE guild_id = ? AND user_id = ?"
+    history: str = (
+        "SELECT p.*, g.finished_at AS best_at FROM player_stats p LEFT JOIN games g ON g.id = p.best_game"
+        " WHERE p.guild_id = ? AND p.user_id = ?"
+    )
+    season_history: str = (
+        "SELECT p.*, g.finished_at AS best_at FROM season_stats p LEFT JOIN games g ON g.id = p.best_game"
+        " WHERE p.guild_id = ? AND p.season = ? AND p.user_id = ?"
+    )
+    rivals: str = "SELECT * FROM rivals WHERE guild_id = ? AND season = ? AND user_a = ? AND user_b = ?"
+    # A player's latest season rating up to a season (their own of it, else the one to carry over).
+    season_rating: str = (
+        "SELECT season, mu, sigma FROM season_standings WHERE guild_id = ? AND user_id = ? AND season <= ?"
+        " ORDER BY season DESC LIMIT 1"
+    )
     hand_sizes: str = (
         "SELECT hand_size, rounds, exact FROM player_hand_sizes WHERE guild_id = ? AND user_id = ? ORDER BY hand_size"
     )
@@ -206,6 +315,51 @@ class Statements:
         " WHERE g.status = 'finished' ORDER BY g.finished_at, g.id, r.seat"
     )
     set_rating: str = "UPDATE player_stats SET mu = ?, sigma = ?, rating = ? WHERE guild_id = ? AND user_id = ?"
+    # Migration 0010: every seat of every finished game, in the order the games finished.
+    finished_results: str = (
+        "SELECT g.guild_id, g.id, r.user_id, r.place, r.won, r.score, s.computer IS NOT NULL AS computer FROM games g"
+        " JOIN results r ON r.game_id = g.id JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+        " WHERE g.status = 'finished' ORDER BY g.finished_at, g.id, r.seat"
+    )
+    set_best_and_streak: str = "UPDATE player_stats SET best_game = ?, streak = ? WHERE guild_id = ? AND user_id = ?"
+    insert_rivals: str = (
+        "INSERT INTO rivals (guild_id, season, user_a, user_b, games, a_ahead, b_ahead, a_wins, b_wins, a_points,"
+        " b_points) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    # -- seasons
+    season_settings: str = "SELECT length, channel_id FROM season_settings WHERE guild_id = ?"
+    save_season_settings: str = """
+        INSERT INTO season_settings (guild_id, length, channel_id, updated_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (guild_id) DO UPDATE SET
+            length = excluded.length, channel_id = excluded.channel_id, updated_at = excluded.updated_at
+        """
+    current_season: str = "SELECT * FROM seasons WHERE guild_id = ? AND ended_at IS NULL"
+    season: str = "SELECT * FROM seasons WHERE guild_id = ? AND number = ?"
+    last_season: str = "SELECT * FROM seasons WHERE guild_id = ? ORDER BY number DESC LIMIT 1"
+    # DO NOTHING: the season exists, or another one runs (the one-running index): another process
+    # began it first.
+    start_season: str = (
+        "INSERT INTO seasons (guild_id, number, started_at, ends_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT DO NOTHING RETURNING number"
+    )
+    # Nothing is owed (0) without a channel, or when nobody is ranked in the season.
+    end_season: str = (
+        "UPDATE seasons SET ended_at = ?, channel_id = ?, announced_id = CASE WHEN ? OR NOT EXISTS"
+        " (SELECT 1 FROM season_standings WHERE guild_id = ? AND season = ?) THEN 0 END"
+        " WHERE guild_id = ? AND number = ? AND ended_at IS NULL RETURNING number"
+    )
+    set_season_end: str = "UPDATE seasons SET ends_at = ? WHERE guild_id = ? AND number = ? AND ended_at IS NULL"
+    due_seasons: str = "SELECT * FROM seasons WHERE ended_at IS NULL AND ends_at <= ? ORDER BY ends_at"
+    owed_announcements: str = (
+        "SELECT guild_id, number FROM seasons WHERE ended_at IS NOT NULL AND announced_id IS NULL"
+        " ORDER BY guild_id, number"
+    )
+    claim_announcement: str = (
+        "UPDATE seasons SET announcer = ?, announcer_until = ? WHERE guild_id = ? AND number = ?"
+        " AND ended_at IS NOT NULL AND announced_id IS NULL"
+        " AND (announcer_until IS NULL OR announcer_until < ? OR announcer = ?) RETURNING *"
+    )
+    set_announced: str = "UPDATE seasons SET announced_id = ? WHERE guild_id = ? AND number = ?"
     # -- server settings
     guild_settings: str = "SELECT * FROM guild_settings WHERE guild_id = ?"
     all_guild_settings: str = "SELECT * FROM guild_settings ORDER BY guild_id"
@@ -499,11 +653,15 @@ class SQLRepository(Repository):
         seats: Sequence[FinalSeat],
         new_ratings: dict[int, tuple[float, float]] | None,
         last_action: tuple[int, int, dict[str, Any]] | None = None,
+        season: SeasonEntry | None = None,
+        finished_at: float | None = None,
     ) -> None:
         async with self._writing() as db:
+            if season is not None and await db.fetchval(self.SQL.count_in_season, guild_id, season.number) is None:
+                raise SeasonOver(f"server {guild_id}: season {season.number} has ended")
             if last_action is not None:
                 await self._insert_action(db, game_id, *last_action)
-            await db.execute(self.SQL.finish_game, time.time(), game_id)
+            await db.execute(self.SQL.finish_game, time.time() if finished_at is None else finished_at, game_id)
             await db.executemany(
                 self.SQL.insert_result, [(game_id, s.seat, s.user_id, s.score, s.place, bool(s.won)) for s in seats]
             )
@@ -514,11 +672,20 @@ class SQLRepository(Repository):
             for s in seats:
                 if s.computer:
                     continue
-                await db.execute(self.SQL.add_player_stats, *stats_row(guild_id, s, new_ratings))
+                await db.execute(self.SQL.add_player_stats, *stats_row(guild_id, s, new_ratings, game_id))
                 await db.execute(self.SQL.update_averages, guild_id, s.user_id)
                 await db.executemany(
                     self.SQL.add_hand_size, [(guild_id, s.user_id, r, int(bid == won)) for r, bid, won, _ in s.rounds]
                 )
+                if season is not None:
+                    own, ranked = season_rows(guild_id, season, s, game_id)
+                    await db.execute(self.SQL.add_season_stats, *own)
+                    if ranked is not None:
+                        await db.execute(self.SQL.add_season_standing, *ranked)
+            spans = (0,) if season is None else (0, season.number)
+            rows = [row for span in spans for row in rival_rows(guild_id, span, seats)]
+            if rows:
+                await db.executemany(self.SQL.add_rivals, rows)
 
     async def _replay_ratings(self, db: Session) -> None:
         """Store the ratings the finished games give (migration 0005 cleared them), in its transaction."""
@@ -527,27 +694,50 @@ class SQLRepository(Repository):
             self.SQL.set_rating, replayed_ratings([(row[0], row[1], row[2], row[3], bool(row[4])) for row in rows])
         )
 
-    async def leaderboard(self, guild_id: int, sort: Sort, offset: int, limit: int) -> list[Standing]:
+    async def _fill_history(self, db: Session) -> None:
+        """Fill in each player's best game and streak, and head-to-head, from the finished games
+        (migration 0010 added them), in its transaction."""
+        rows = await db.fetch(self.SQL.finished_results)
+        best, rivals = filled_history(
+            [FinishedSeat(row[0], row[1], row[2], row[3], bool(row[4]), row[5], bool(row[6])) for row in rows]
+        )
+        await db.executemany(self.SQL.set_best_and_streak, best)
+        await db.executemany(self.SQL.insert_rivals, rivals)
+
+    async def leaderboard(
+        self, guild_id: int, sort: Sort, offset: int, limit: int, season: int | None = None
+    ) -> list[Standing]:
         async with self._reading() as db:
-            rows = await db.fetch(self.SQL.leaderboard[sort], guild_id, limit, offset)
+            if season is None:
+                rows = await db.fetch(self.SQL.leaderboard[sort], guild_id, limit, offset)
+            else:
+                rows = await db.fetch(self.SQL.season_leaderboard[sort], guild_id, season, limit, offset)
             if not rows:
                 return []
-            return _page(rows, sort.value, offset, await self._rank(db, guild_id, sort, rows[0][sort.value]))
+            return _page(rows, sort.value, offset, await self._rank(db, guild_id, sort, rows[0][sort.value], season))
 
-    async def _rank(self, db: Session, guild_id: int, sort: Sort, value: float) -> int:
-        count = await db.fetchval(self.SQL.rank[sort], guild_id, value)
+    async def _rank(self, db: Session, guild_id: int, sort: Sort, value: float, season: int | None = None) -> int:
+        if season is None:
+            count = await db.fetchval(self.SQL.rank[sort], guild_id, value)
+        else:
+            count = await db.fetchval(self.SQL.season_rank[sort], guild_id, season, value)
         return int(count) if count is not None else 1
 
-    async def standing(self, guild_id: int, user_id: int, sort: Sort) -> Standing | None:
+    async def standing(self, guild_id: int, user_id: int, sort: Sort, season: int | None = None) -> Standing | None:
         async with self._reading() as db:
-            row = await db.fetchrow(self.SQL.standing, guild_id, user_id)
+            if season is None:
+                row = await db.fetchrow(self.SQL.standing, guild_id, user_id)
+            else:
+                row = await db.fetchrow(self.SQL.season_standing, guild_id, season, user_id)
             if row is None or row[sort.value] is None:
                 return None
-            return _standing(await self._rank(db, guild_id, sort, row[sort.value]), row)
+            return _standing(await self._rank(db, guild_id, sort, row[sort.value], season), row)
 
-    async def ranked_players(self, guild_id: int, sort: Sort) -> int:
+    async def ranked_players(self, guild_id: int, sort: Sort, season: int | None = None) -> int:
         async with self._reading() as db:
-            return int(await db.fetchval(self.SQL.ranked_players[sort], guild_id))
+            if season is None:
+                return int(await db.fetchval(self.SQL.ranked_players[sort], guild_id))
+            return int(await db.fetchval(self.SQL.season_ranked_players, guild_id, season))
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         async with self._reading() as db:
@@ -568,7 +758,119 @@ class SQLRepository(Repository):
             under=row["under"],
             rating=row["rating"],
             by_hand_size=tuple((r["hand_size"], r["rounds"], r["exact"]) for r in sizes),
+            best_game=row["best_game"],
+            streak=row["streak"],
         )
+
+    async def history(self, guild_id: int, user_id: int, season: int | None = None) -> History | None:
+        async with self._reading() as db:
+            if season is None:
+                row = await db.fetchrow(self.SQL.history, guild_id, user_id)
+            else:
+                row = await db.fetchrow(self.SQL.season_history, guild_id, season, user_id)
+        if row is None:
+            return None
+        return History(
+            games=row["games"],
+            wins=row["wins"],
+            total_score=row["total_score"],
+            rounds=row["rounds"],
+            exact=row["exact"],
+            best_score=row["best_score"],
+            best_game=row["best_game"],
+            best_at=row["best_at"],
+            streak=row["streak"],
+        )
+
+    async def head_to_head(
+        self, guild_id: int, user_id: int, rival_id: int, season: int | None = None
+    ) -> HeadToHead | None:
+        first, second = sorted((user_id, rival_id))
+        async with self._reading() as db:
+            row = await db.fetchrow(self.SQL.rivals, guild_id, season or 0, first, second)
+        if row is None:
+            return None
+        a = (row["a_ahead"], row["a_wins"], row["a_points"])
+        b = (row["b_ahead"], row["b_wins"], row["b_points"])
+        mine, theirs = (a, b) if user_id == first else (b, a)
+        return HeadToHead(user_id, rival_id, row["games"], mine[0], theirs[0], mine[1], theirs[1], mine[2], theirs[2])
+
+    async def season_ratings(
+        self, guild_id: int, season: int, user_ids: Sequence[int]
+    ) -> dict[int, tuple[int, float, float]]:
+        found = {}
+        async with self._reading() as db:
+            for user_id in user_ids:
+                row = await db.fetchrow(self.SQL.season_rating, guild_id, user_id, season)
+                if row is not None:
+                    found[user_id] = (row["season"], row["mu"], row["sigma"])
+        return found
+
+    # -- seasons -------------------------------------------------------------------------
+
+    async def season_settings(self, guild_id: int) -> SeasonSettingsRecord | None:
+        async with self._reading() as db:
+            row = await db.fetchrow(self.SQL.season_settings, guild_id)
+        return None if row is None else SeasonSettingsRecord(row["length"], row["channel_id"])
+
+    async def save_season_settings(self, guild_id: int, settings: SeasonSettingsRecord) -> None:
+        await self._write(self.SQL.save_season_settings, guild_id, settings.length, settings.channel_id, time.time())
+
+    async def current_season(self, guild_id: int) -> SeasonRecord | None:
+        async with self._reading() as db:
+            return _maybe_season(await db.fetchrow(self.SQL.current_season, guild_id))
+
+    async def season(self, guild_id: int, number: int) -> SeasonRecord | None:
+        async with self._reading() as db:
+            return _maybe_season(await db.fetchrow(self.SQL.season, guild_id, number))
+
+    async def last_season(self, guild_id: int) -> SeasonRecord | None:
+        async with self._reading() as db:
+            return _maybe_season(await db.fetchrow(self.SQL.last_season, guild_id))
+
+    async def start_season(self, guild_id: int, number: int, started_at: float, ends_at: float | None) -> bool:
+        async with self._statement() as db:
+            return await db.fetchval(self.SQL.start_season, guild_id, number, started_at, ends_at) is not None
+
+    async def end_season(
+        self,
+        guild_id: int,
+        number: int,
+        ended_at: float,
+        channel_id: int | None,
+        following: tuple[float, float | None] | None = None,
+    ) -> bool:
+        async with self._writing() as db:
+            ended = await db.fetchval(
+                self.SQL.end_season, ended_at, channel_id, channel_id is None, guild_id, number, guild_id, number
+            )
+            if ended is None:
+                return False
+            if following is not None:
+                await db.fetchval(self.SQL.start_season, guild_id, number + 1, *following)
+        return True
+
+    async def set_season_end(self, guild_id: int, number: int, ends_at: float | None) -> None:
+        await self._write(self.SQL.set_season_end, ends_at, guild_id, number)
+
+    async def due_seasons(self, now: float) -> list[SeasonRecord]:
+        async with self._reading() as db:
+            return [_season(row) for row in await db.fetch(self.SQL.due_seasons, now)]
+
+    async def owed_announcements(self) -> list[tuple[int, int]]:
+        async with self._reading() as db:
+            return [(row["guild_id"], row["number"]) for row in await db.fetch(self.SQL.owed_announcements)]
+
+    async def claim_announcement(
+        self, guild_id: int, number: int, runner: str, now: float, until: float
+    ) -> SeasonRecord | None:
+        async with self._statement() as db:
+            return _maybe_season(
+                await db.fetchrow(self.SQL.claim_announcement, runner, until, guild_id, number, now, runner)
+            )
+
+    async def set_announced(self, guild_id: int, number: int, message_id: int) -> None:
+        await self._write(self.SQL.set_announced, message_id, guild_id, number)
 
     # -- server settings -----------------------------------------------------------------
 
@@ -608,6 +910,23 @@ class SQLRepository(Repository):
 
     async def save_review(self, game_id: str, seat: int, review: dict[str, Any]) -> None:
         await self._write(self.SQL.save_review, game_id, seat, json.dumps(review), time.time())
+
+
+def _season(row: Any) -> SeasonRecord:
+    return SeasonRecord(
+        guild_id=row["guild_id"],
+        number=row["number"],
+        started_at=row["started_at"],
+        ends_at=row["ends_at"],
+        ended_at=row["ended_at"],
+        games=row["games"],
+        channel_id=row["channel_id"],
+        announced_id=row["announced_id"],
+    )
+
+
+def _maybe_season(row: Any) -> SeasonRecord | None:
+    return None if row is None else _season(row)
 
 
 def _settings_record(row: Any) -> GuildSettingsRecord:

@@ -31,6 +31,10 @@ class StorageConflict(Exception):
     """Another process recorded this game's next action first: the copy in memory is behind."""
 
 
+class SeasonOver(Exception):
+    """The season a finished game was to count for has ended meanwhile: nothing was recorded."""
+
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
 
@@ -161,6 +165,88 @@ class PlayerStats:
     under: int
     rating: float | None
     by_hand_size: tuple[tuple[int, int, int], ...]  # (hand size, rounds, exact)
+    best_game: str | None = None  # the game of the best score
+    streak: int = 0  # n > 0: the last n games won; n < 0: the last -n games not won
+
+
+# -- seasons -------------------------------------------------------------------------------
+
+SEASON_LENGTHS = ("none", "monthly", "quarterly")
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonSettingsRecord:
+    """How long a server's seasons last, and where their ends are announced."""
+
+    length: str  # one of SEASON_LENGTHS
+    channel_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRecord:
+    """One season of a server. Times are seconds since the epoch on the game clock."""
+
+    guild_id: int
+    number: int  # 1, 2, 3 … on each server
+    started_at: float
+    ends_at: float | None  # when it is due to end; None: when an admin ends it
+    ended_at: float | None  # None while it runs
+    games: int = 0  # the games that finished in it
+    channel_id: int | None = None  # where its end is announced (fixed when it ends)
+    announced_id: int | None = None  # its announcement; None while owed or running, 0 when none is owed
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEntry:
+    """What a finished game adds to a season: the season, and, for a game between people only (which
+    counts for the season's ranking), everyone's season rating after it; None for other games."""
+
+    number: int
+    ratings: dict[int, tuple[float, float]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """A player's figures over a span: a season, or all time (every game they finished, computer
+    players or not)."""
+
+    games: int
+    wins: int
+    total_score: int
+    rounds: int
+    exact: int
+    best_score: int | None
+    best_game: str | None
+    best_at: float | None  # when the best game finished
+    streak: int  # n > 0: the last n games won; n < 0: the last -n games not won
+
+    @property
+    def avg_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def exact_rate(self) -> float:
+        return self.exact / self.rounds if self.rounds else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two people's games together on a server, from the first one's side."""
+
+    user_id: int
+    rival_id: int
+    games: int
+    ahead: int  # games the first finished above the second
+    behind: int
+    wins: int  # of those games, the ones the first won
+    rival_wins: int
+    points: int  # the first's points in them
+    rival_points: int
+
+    @property
+    def level(self) -> int:
+        """Games the two finished level (sharing a place)."""
+        return self.games - self.ahead - self.behind
 
 
 _STANDING_COLUMNS = "user_id, name, games, wins, avg_score, exact_rate, rating"
@@ -359,26 +445,111 @@ class Repository(abc.ABC):
         seats: Sequence[FinalSeat],
         new_ratings: dict[int, tuple[float, float]] | None,
         last_action: tuple[int, int, dict[str, Any]] | None = None,
+        season: SeasonEntry | None = None,
+        finished_at: float | None = None,
     ) -> None:
         """Store a finished game and fold it into the players' statistics, in one transaction.
 
         `last_action` (index, seat, action JSON), the action that ended the game, is recorded in
-        the same transaction, so a game is never left with all its actions but no result.
+        the same transaction, so a game is never left with all its actions but no result. The
+        game counts for `season` as well, which must still be running, else nothing is stored
+        (SeasonOver). `finished_at`: when it finished, on the game clock (now if not given).
         """
 
     @abc.abstractmethod
-    async def leaderboard(self, guild_id: int, sort: Sort, offset: int, limit: int) -> list[Standing]:
-        """One page of a server's leaderboard; equal values share a rank."""
+    async def leaderboard(
+        self, guild_id: int, sort: Sort, offset: int, limit: int, season: int | None = None
+    ) -> list[Standing]:
+        """One page of a server's leaderboard: all time, or a `season`'s ranking; equal values share a rank."""
 
     @abc.abstractmethod
-    async def standing(self, guild_id: int, user_id: int, sort: Sort) -> Standing | None:
-        """A player's own place on the leaderboard, wherever it is."""
+    async def standing(self, guild_id: int, user_id: int, sort: Sort, season: int | None = None) -> Standing | None:
+        """A player's own place on the leaderboard (all time, or a `season`'s), wherever it is."""
 
     @abc.abstractmethod
-    async def ranked_players(self, guild_id: int, sort: Sort) -> int: ...
+    async def ranked_players(self, guild_id: int, sort: Sort, season: int | None = None) -> int: ...
 
     @abc.abstractmethod
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None: ...
+
+    @abc.abstractmethod
+    async def history(self, guild_id: int, user_id: int, season: int | None = None) -> History | None:
+        """A player's figures on a server in a `season`, or all time; None if they finished no game in it."""
+
+    @abc.abstractmethod
+    async def head_to_head(
+        self, guild_id: int, user_id: int, rival_id: int, season: int | None = None
+    ) -> HeadToHead | None:
+        """Two people's games together in a `season`, or all time, from `user_id`'s side; None if none."""
+
+    @abc.abstractmethod
+    async def season_ratings(
+        self, guild_id: int, season: int, user_ids: Sequence[int]
+    ) -> dict[int, tuple[int, float, float]]:
+        """Each player's latest season rating up to `season`, as (season, mu, sigma): this season's
+        own if they have one, else their last earlier season's (to carry over); absent if neither."""
+
+    # -- seasons -------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def season_settings(self, guild_id: int) -> SeasonSettingsRecord | None:
+        """A server's season length and announcement channel; None when it never set them."""
+
+    @abc.abstractmethod
+    async def save_season_settings(self, guild_id: int, settings: SeasonSettingsRecord) -> None: ...
+
+    @abc.abstractmethod
+    async def current_season(self, guild_id: int) -> SeasonRecord | None:
+        """The season running on a server, if one is."""
+
+    @abc.abstractmethod
+    async def season(self, guild_id: int, number: int) -> SeasonRecord | None: ...
+
+    @abc.abstractmethod
+    async def last_season(self, guild_id: int) -> SeasonRecord | None:
+        """A server's latest season, running or ended."""
+
+    @abc.abstractmethod
+    async def start_season(self, guild_id: int, number: int, started_at: float, ends_at: float | None) -> bool:
+        """Begin season `number` of a server; False if it exists, or another season runs (another
+        process began it first)."""
+
+    @abc.abstractmethod
+    async def end_season(
+        self,
+        guild_id: int,
+        number: int,
+        ended_at: float,
+        channel_id: int | None,
+        following: tuple[float, float | None] | None = None,
+    ) -> bool:
+        """End a running season, to be announced in `channel_id` (nothing is owed without a channel,
+        or without a ranked game), and begin the `following` one (started, due to end) in the same
+        transaction; False if it had ended already (another process ended it first)."""
+
+    @abc.abstractmethod
+    async def set_season_end(self, guild_id: int, number: int, ends_at: float | None) -> None:
+        """Change when a running season is due to end (its server chose another length)."""
+
+    @abc.abstractmethod
+    async def due_seasons(self, now: float) -> list[SeasonRecord]:
+        """The running seasons, of every server, due to end by `now`."""
+
+    @abc.abstractmethod
+    async def owed_announcements(self) -> list[tuple[int, int]]:
+        """(server, season) of every ended season whose end is still to be announced."""
+
+    @abc.abstractmethod
+    async def claim_announcement(
+        self, guild_id: int, number: int, runner: str, now: float, until: float
+    ) -> SeasonRecord | None:
+        """Claim the announcement of a season's end for `runner` until `until` (real time): the season,
+        if it is still owed and no other process holds a claim on it that holds at `now` (`runner`'s
+        own is renewed)."""
+
+    @abc.abstractmethod
+    async def set_announced(self, guild_id: int, number: int, message_id: int) -> None:
+        """Note that a season's end is announced (`message_id`; 0: given up, nothing will be)."""
 
     # -- server settings -----------------------------------------------------------------
 
@@ -417,9 +588,12 @@ def exact_over_under(rounds: Sequence[tuple[int, int, int, int]]) -> tuple[int, 
     return exact, over, under
 
 
-def stats_row(guild_id: int, seat: FinalSeat, new_ratings: dict[int, tuple[float, float]] | None) -> tuple[Any, ...]:
+def stats_row(
+    guild_id: int, seat: FinalSeat, new_ratings: dict[int, tuple[float, float]] | None, game_id: str
+) -> tuple[Any, ...]:
     """What one finished game adds to a player's statistics, in the order of the backends' upsert:
-    guild, user, name, wins, total score, best score, rounds, exact, over, under, mu, sigma, rating.
+    guild, user, name, wins, total score, best score, rounds, exact, over, under, mu, sigma, rating,
+    best game, streak (this game's: 1 won, -1 not).
 
     The rating shown and sorted by is `ratings.shown`.
     """
@@ -440,7 +614,79 @@ def stats_row(guild_id: int, seat: FinalSeat, new_ratings: dict[int, tuple[float
         mu,
         sigma,
         rating,
+        game_id,
+        streak_after(0, seat.won),
     )
+
+
+def season_rows(
+    guild_id: int, season: SeasonEntry, seat: FinalSeat, game_id: str
+) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
+    """What one finished game adds to a player's figures of a season, in the order of the backends'
+    upserts: their own (every game), and the season's ranking (None unless the game counts for it)."""
+    exact, _, _ = exact_over_under(seat.rounds)
+    rounds = len(seat.rounds)
+    own = (
+        guild_id,
+        season.number,
+        seat.user_id,
+        seat.name,
+        int(seat.won),
+        seat.score,
+        seat.score,
+        game_id,
+        rounds,
+        exact,
+        streak_after(0, seat.won),
+    )
+    if season.ratings is None or seat.user_id not in season.ratings:
+        return own, None
+    mu, sigma = season.ratings[seat.user_id]
+    ranked = (
+        guild_id,
+        season.number,
+        seat.user_id,
+        seat.name,
+        int(seat.won),
+        seat.score,
+        rounds,
+        exact,
+        float(seat.score),
+        exact / rounds if rounds else 0.0,
+        mu,
+        sigma,
+        ratings.shown((mu, sigma)),
+    )
+    return own, ranked
+
+
+def streak_after(streak: int, won: bool) -> int:
+    """A player's streak after one more game (see `History.streak`)."""
+    if won:
+        return streak + 1 if streak > 0 else 1
+    return streak - 1 if streak < 0 else -1
+
+
+def rival_rows(guild_id: int, season: int, seats: Sequence[FinalSeat]) -> list[tuple[Any, ...]]:
+    """What one finished game adds to head-to-head, in the order of the backends' upsert: one row for
+    each pair of people in it, the lower user id first (season 0: all time)."""
+    people = sorted((s for s in seats if not s.computer), key=lambda s: s.user_id)
+    return [
+        (
+            guild_id,
+            season,
+            a.user_id,
+            b.user_id,
+            int(a.place < b.place),
+            int(b.place < a.place),
+            int(a.won),
+            int(b.won),
+            a.score,
+            b.score,
+        )
+        for index, a in enumerate(people)
+        for b in people[index + 1 :]
+    ]
 
 
 # -- migrations that SQL alone cannot make -------------------------------------------------
@@ -469,3 +715,52 @@ def replayed_ratings(results: Sequence[tuple[int, str, int, int, bool]]) -> list
         for guild, played in by_guild.items()
         for user, (mu, sigma) in ratings.replay(played).items()
     ]
+
+
+# Migration 0010 (both dialects) adds each player's best game and current streak, and head-to-head;
+# in the same transaction each backend fills them in from the finished games (`filled_history`).
+HISTORY_FILLED = 10
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedSeat:
+    """A seat of a finished game, as migration 0010 reads them."""
+
+    guild_id: int
+    game_id: str
+    user_id: int
+    place: int
+    won: bool
+    score: int
+    computer: bool
+
+
+def filled_history(
+    results: Sequence[FinishedSeat],
+) -> tuple[list[tuple[str, int, int, int]], list[tuple[Any, ...]]]:
+    """From every seat of every finished game, in the order the games finished: each person's best
+    game and streak as the rows (best game, streak, guild, user) to store, and the all-time
+    head-to-head rows (as `rival_rows` makes them, summed)."""
+    best: dict[tuple[int, int], tuple[int, str]] = {}
+    streaks: dict[tuple[int, int], int] = {}
+    games: dict[tuple[int, str], list[FinalSeat]] = {}
+    for seat in results:
+        if seat.computer:
+            continue
+        key = (seat.guild_id, seat.user_id)
+        if key not in best or seat.score > best[key][0]:
+            best[key] = (seat.score, seat.game_id)
+        streaks[key] = streak_after(streaks.get(key, 0), seat.won)
+        games.setdefault((seat.guild_id, seat.game_id), []).append(
+            FinalSeat(0, seat.user_id, "", seat.score, seat.place, seat.won, ())
+        )
+    pairs: dict[tuple[int, int, int, int], list[int]] = {}
+    for (guild, _), seats in games.items():
+        for row in rival_rows(guild, 0, seats):
+            totals = pairs.setdefault(row[:4], [0] * 7)
+            for index, value in enumerate((1, *row[4:])):
+                totals[index] += value
+    return (
+        [(game, streaks[key], *key) for key, (_, game) in best.items()],
+        [(*key, *totals) for key, totals in pairs.items()],
+    )

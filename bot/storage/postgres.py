@@ -19,7 +19,7 @@ from typing import Any
 import asyncpg
 
 from ._sql import ADOPT_ORPHANS, ASK_BACK, CLAIM_GAMES, HAND_OVER, SQLITE, Session, SQLRepository, numbered
-from .base import RATINGS_REPLAYED, StorageError, migrations
+from .base import HISTORY_FILLED, RATINGS_REPLAYED, StorageError, migrations
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +96,8 @@ class PostgresRepository(SQLRepository):
                         await db.execute(sql)
                         if number == RATINGS_REPLAYED:
                             await self._replay_ratings(db)
+                        if number == HISTORY_FILLED:
+                            await self._fill_history(db)
                     except asyncpg.PostgresError as error:
                         raise StorageError(f"migration {name} failed: {error}") from error
                     await db.execute("DELETE FROM schema_version")

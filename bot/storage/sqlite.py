@@ -20,7 +20,7 @@ from typing import Any
 import aiosqlite
 
 from ._sql import SQLITE, SQLRepository
-from .base import RATINGS_REPLAYED, StorageError, migrations
+from .base import HISTORY_FILLED, RATINGS_REPLAYED, StorageError, migrations
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +175,8 @@ class SQLiteRepository(SQLRepository):
                 await db.executescript(f"BEGIN;\n{sql}")
                 if number == RATINGS_REPLAYED:
                     await self._replay_ratings(self._session)
+                if number == HISTORY_FILLED:
+                    await self._fill_history(self._session)
                 await db.execute(f"PRAGMA user_version = {number}")
                 await db.commit()
             except sqlite3.Error as error:

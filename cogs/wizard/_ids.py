@@ -14,7 +14,9 @@
     wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4); U for the card a
                                                player cannot see in the blind first round
     wz:trump:<game>:<round>:<trick>:<suit>     the dealer's trump choice (S, H, D, C)
-    wz:board:<sort>:<page>                     a page of /leaderboard (sort: rating, wins, ...)
+    wz:board:<sort>:<page>:<season>            a page of /leaderboard (sort: rating, wins, ...) of a
+                                               season (its number) or of all time (a); without
+                                               <season> (posted before seasons), all time
 
 <game> is the game's id. <round> is the round the button was drawn in, <trick> the trick it is
 for: the player's next one, counted from 0 (the number of cards they have played this round;
@@ -47,7 +49,9 @@ _BACK = re.compile(rf"back:(?P<game>{_GAME})")
 _RECORD = re.compile(rf"record:(?P<game>{_GAME})")
 _REMATCH = re.compile(rf"rematch:(?P<game>{_GAME})")
 _REVIEW = re.compile(rf"review:(?P<game>{_GAME})")
-_BOARD = re.compile(rf"board:(?P<sort>[a-z_]{{1,12}}):(?P<page>{_NUMBER})")
+_SEASON = r"[1-9][0-9]{0,5}"
+ALL_TIME = "a"
+_BOARD = re.compile(rf"board:(?P<sort>[a-z_]{{1,12}}):(?P<page>{_NUMBER})(?::(?P<season>{ALL_TIME}|{_SEASON}))?")
 _ACTION = re.compile(
     rf"(?P<kind>bid|play|trump):(?P<game>{_GAME}):(?P<round>{_NUMBER}):(?P<trick>{_NUMBER}):(?P<value>[A-Z0-9]{{1,3}})"
 )
@@ -96,6 +100,7 @@ class ReviewId:
 class BoardId:
     sort: str
     page: int  # from 0
+    season: int | None = None  # None: all time
 
 
 ButtonId = LobbyId | HandId | BackId | RecordId | RematchId | ReviewId | ActionId | BoardId
@@ -116,7 +121,8 @@ def build(button: ButtonId) -> str:
     elif isinstance(button, ReviewId):
         custom_id = f"{PREFIX}review:{button.game}"
     elif isinstance(button, BoardId):
-        custom_id = f"{PREFIX}board:{button.sort}:{button.page}"
+        season = ALL_TIME if button.season is None else str(button.season)
+        custom_id = f"{PREFIX}board:{button.sort}:{button.page}:{season}"
     else:
         action = button.action
         if action is None:
@@ -150,7 +156,8 @@ def parse(custom_id: str) -> ButtonId:
     if match := _REVIEW.fullmatch(body):
         return ReviewId(match["game"])
     if match := _BOARD.fullmatch(body):
-        return BoardId(match["sort"], int(match["page"]))
+        season = match["season"]
+        return BoardId(match["sort"], int(match["page"]), None if season in (None, ALL_TIME) else int(season))
     if match := _ACTION.fullmatch(body):
         value = match["value"]
         action: Action | None

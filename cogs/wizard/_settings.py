@@ -22,9 +22,12 @@ from bot import guild_settings
 from bot.engine import rules
 from bot.guild_settings import DEFAULTS, TURN_TIMERS, GuildSettings, Problem, SettingsError
 from bot.i18n import LANGUAGES, command_text, duration, duration_text, language_of, t, text
-from bot.manager import COMPUTER_LEVELS
+from bot.manager import COMPUTER_LEVELS, GameRefused
+from bot.storage import SEASON_LENGTHS, SeasonRecord, SeasonSettingsRecord
 
+from . import _errors, _permissions
 from ._look import COLOUR
+from ._stats import season_period
 
 if TYPE_CHECKING:
     from bot.client import WizardBot
@@ -43,6 +46,13 @@ LEVEL_CHOICES = [app_commands.Choice(name=command_text(f"level.{level}"), value=
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=command_text("language.server"), value=SERVER_LANGUAGE),
     *(app_commands.Choice(name=command_text(f"language.{language}"), value=language) for language in LANGUAGES),
+]
+SEASON_LENGTH_CHOICES = [
+    app_commands.Choice(name=command_text(f"season.length.{length}"), value=length) for length in SEASON_LENGTHS
+]
+SEASON_ACTIONS = ("start", "end")
+SEASON_ACTION_CHOICES = [
+    app_commands.Choice(name=command_text(f"season.action.{action}"), value=action) for action in SEASON_ACTIONS
 ]
 
 
@@ -102,13 +112,34 @@ def language_text(locale: str | None, settings: GuildSettings, guild_locale: str
     return t(locale, "settings.language.server", language=t(locale, f"language.{language_of(guild_locale)}"))
 
 
+def seasons_text(locale: str | None, settings: SeasonSettingsRecord, current: SeasonRecord | None) -> str:
+    """How long the server's seasons last, the one running, and where their ends are announced."""
+    length = {name: t(locale, f"season.length.{name}") for name in SEASON_LENGTHS}[settings.length]
+    lines = [
+        t(locale, "settings.seasons.length", length=length),
+        season_period(locale, current) if current is not None else t(locale, "settings.seasons.none"),
+        t(locale, "settings.seasons.channel", channel=f"<#{settings.channel_id}>")
+        if settings.channel_id is not None
+        else t(locale, "settings.seasons.no_channel"),
+    ]
+    return "\n".join(lines)
+
+
 def settings_embed(
-    settings: GuildSettings, locale: str | None, *, server: str, guild_locale: str | None, saved: bool
+    settings: GuildSettings,
+    locale: str | None,
+    *,
+    server: str,
+    guild_locale: str | None,
+    saved: bool,
+    seasons: tuple[SeasonSettingsRecord, SeasonRecord | None] | None = None,
+    notes: tuple[str, ...] = (),
 ) -> discord.Embed:
-    """The readable summary of a server's settings, in the reader's language."""
+    """The readable summary of a server's settings, in the reader's language; `notes` come after the
+    first line (what a season command did, a channel the bot cannot post in)."""
     embed = discord.Embed(
         title=t(locale, "settings.title", server=server),
-        description=t(locale, "settings.saved" if saved else "settings.intro"),
+        description="\n".join([t(locale, "settings.saved" if saved else "settings.intro"), *notes]),
         colour=COLOUR,
     )
     embed.add_field(name=t(locale, "settings.field.rules"), value=rules_text(locale, settings), inline=False)
@@ -122,6 +153,8 @@ def settings_embed(
         name=t(locale, "settings.field.language"), value=language_text(locale, settings, guild_locale), inline=False
     )
     embed.add_field(name=t(locale, "settings.field.channels"), value=channels_text(locale, settings), inline=False)
+    if seasons is not None:
+        embed.add_field(name=t(locale, "settings.field.seasons"), value=seasons_text(locale, *seasons), inline=False)
     embed.set_footer(text=t(locale, "settings.footer"))
     return embed
 
@@ -167,9 +200,13 @@ class SettingsCog(commands.Cog, name="Settings"):
         allow_channel=command_text("command.wizard.settings.allow_channel"),
         forbid_channel=command_text("command.wizard.settings.forbid_channel"),
         any_channel=command_text("command.wizard.settings.any_channel"),
+        season_length=command_text("command.wizard.settings.season_length"),
+        season_channel=command_text("command.wizard.settings.season_channel"),
+        season=command_text("command.wizard.settings.season"),
     )
     @app_commands.choices(turn_timer=TIMER_CHOICES)
     @app_commands.choices(computer_level=LEVEL_CHOICES, language=LANGUAGE_CHOICES)
+    @app_commands.choices(season_length=SEASON_LENGTH_CHOICES, season=SEASON_ACTION_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -185,6 +222,9 @@ class SettingsCog(commands.Cog, name="Settings"):
         allow_channel: discord.TextChannel | None = None,
         forbid_channel: discord.TextChannel | None = None,
         any_channel: bool | None = None,
+        season_length: app_commands.Choice[str] | None = None,
+        season_channel: discord.TextChannel | None = None,
+        season: app_commands.Choice[str] | None = None,
     ) -> None:
         """Show the server's settings for new games, or change them: every option is optional."""
         locale = str(interaction.locale)
@@ -213,6 +253,8 @@ class SettingsCog(commands.Cog, name="Settings"):
         forbid = forbid_channel.id if forbid_channel is not None else None
         clear = bool(any_channel)
         given = bool(changes) or allow is not None or forbid is not None or clear
+        seasons_given = season_length is not None or season_channel is not None or season is not None
+        notes: list[str] = []
         async with self._lock:
             settings = self.bot.guild_settings.get(guild_id, DEFAULTS)
             if given:
@@ -225,11 +267,58 @@ class SettingsCog(commands.Cog, name="Settings"):
                 await guild_settings.save(self.bot.repository, guild_id, settings)
                 self.bot.guild_settings[guild_id] = settings
                 log.info("server %s changed its settings: %s", guild_id, settings.to_json())
+            if seasons_given:
+                try:
+                    notes = await self._change_seasons(guild_id, locale, season_length, season_channel, season)
+                except GameRefused as error:
+                    await interaction.response.send_message(_errors.explain(locale, error), ephemeral=True)
+                    return
+        manager = self.bot.manager
+        seasons = (await manager.season_settings(guild_id), await manager.current_season(guild_id))
         embed = settings_embed(
             settings,
             locale,
             server=interaction.guild.name if interaction.guild is not None else "",
             guild_locale=str(interaction.guild_locale) if interaction.guild_locale else None,
-            saved=given,
+            saved=given or seasons_given,
+            seasons=seasons,
+            notes=tuple(notes),
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def _change_seasons(
+        self,
+        guild_id: int,
+        locale: str,
+        length: app_commands.Choice[str] | None,
+        channel: discord.TextChannel | None,
+        action: app_commands.Choice[str] | None,
+    ) -> list[str]:
+        """Carry out the season options; returns what to tell the manager about them."""
+        manager = self.bot.manager
+        notes = []
+        if length is not None or channel is not None:
+            await manager.change_season_settings(
+                guild_id,
+                length=None if length is None else length.value,
+                channel_id=None if channel is None else channel.id,
+            )
+            log.info("server %s changed its seasons: %s %s", guild_id, length and length.value, channel and channel.id)
+        if channel is not None:
+            lacking = _permissions.blocking(_permissions.in_cache(self.bot, guild_id, channel.id) or ())
+            if lacking:
+                notes.append(
+                    t(
+                        locale,
+                        "settings.seasons.cannot_post",
+                        channel=channel.id,
+                        permissions=_permissions.names(locale, lacking),
+                    )
+                )
+        if action is not None and action.value == "start":
+            begun = await manager.start_season(guild_id)
+            notes.append(t(locale, "settings.seasons.started", number=begun.number))
+        elif action is not None and action.value == "end":
+            ended = await manager.end_season(guild_id)
+            notes.append(t(locale, "settings.seasons.ended", number=ended.number))
+        return notes

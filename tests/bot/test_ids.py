@@ -14,7 +14,14 @@ BUTTONS: list[_ids.ButtonId] = [
     *(_ids.ActionId("0123abcd", 20, 19, Play(card)) for card in DECK),
     *(_ids.ActionId("ffffffff", 20, 0, Bid(n)) for n in range(21)),
     *(_ids.ActionId("0", 1, 0, ChooseTrump(suit)) for suit in Suit),
+    _ids.BoardId("exact_rate", 999, None),
+    _ids.BoardId("rating", 0, 1),
+    _ids.BoardId("wins", 12, 999999),
 ]
+
+
+def test_a_leaderboard_page_posted_before_seasons_is_of_all_time() -> None:
+    assert _ids.parse("wz:board:wins:3") == _ids.BoardId("wins", 3, None)
 
 
 @pytest.mark.parametrize("button", BUTTONS, ids=str)
@@ -46,6 +53,9 @@ def test_the_longest_id_fits_discords_limit() -> None:
         "wz:review:",
         "wz:review:0123abcd:1",
         "wz:play:0123abcd:1:0:H1:extra",
+        "wz:board:wins:0:0",  # seasons count from 1
+        "wz:board:wins:0:b",
+        "wz:board:wins:0:a:1",
     ],
 )
 def test_a_damaged_or_foreign_id_is_refused(custom_id: str) -> None:

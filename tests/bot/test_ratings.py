@@ -52,3 +52,29 @@ def test_replaying_games_rates_them_one_after_another() -> None:
     second = ratings.rate(first, [3, 1, 4], [1, 3, 2])
 
     assert ratings.replay([([1, 2, 3], [1, 2, 2]), ([3, 1, 4], [1, 3, 2])]) == {**first, **second}
+
+
+# -- a new season's soft carry-over ---------------------------------------------------------
+
+
+def test_a_newcomer_carries_over_as_a_newcomer() -> None:
+    assert ratings.carried_over(ratings.newcomer()) == ratings.newcomer()
+
+
+def test_the_carry_over_goes_halfway_back_to_a_newcomer() -> None:
+    mu, sigma = ratings.carried_over((35.0, 2.0))
+    assert (mu, sigma) == (30.0, 2.0 + (25 / 3 - 2.0) / 2)
+    assert ratings.shown((mu, sigma)) == 14.5
+
+
+@settings(max_examples=200, deadline=None)
+@given(mu=st.floats(0, 60), sigma=st.floats(0.5, 25 / 3), other_mu=st.floats(0, 60), other_sigma=st.floats(0.5, 25 / 3))
+def test_the_carry_over_keeps_the_order_of_the_means_and_makes_no_rating_surer(
+    mu: float, sigma: float, other_mu: float, other_sigma: float
+) -> None:
+    new_mu, new_sigma = ratings.carried_over((mu, sigma))
+    other_new_mu, _ = ratings.carried_over((other_mu, other_sigma))
+    # The order of two means is kept (the same or, for means a rounding error apart, equal).
+    assert new_mu <= other_new_mu if mu <= other_mu else new_mu >= other_new_mu
+    assert abs(new_mu - 25) <= abs(mu - 25)
+    assert sigma <= new_sigma <= 25 / 3 + 1e-9

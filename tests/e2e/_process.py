@@ -5,17 +5,22 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 from typing import IO
 
+from tests.clock import write_offset
 from tests.e2e.standin import DiscordStandin
 
 # Points discord.py at the stand-in, then runs the bot's own entry point: the product has no hook.
 # With TEST_GAME_SEED set, every game the process starts deals from that seed (the bot draws a
 # random one), so a test can run the same game twice, or choose a game with a trump choice. With
-# TEST_LOBBY_IDLE, a lobby nobody touches closes after that many seconds instead of 15 minutes.
+# TEST_LOBBY_IDLE, a lobby nobody touches closes after that many seconds instead of 15 minutes. With
+# TEST_CLOCK_FILE set, the bot's game clock runs that file's offset ahead of real time
+# (tests/clock.py; the test moves it, and the stand-in's with it: see `WorldClock`), and so does
+# the clock discord.py ages interaction tokens by.
 LAUNCHER = """
-import os, sys, yarl, discord.http, discord.gateway
+import os, sys, yarl, discord.http, discord.gateway, discord.utils
 discord.http.Route.BASE = sys.argv[1]
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
 if os.environ.get("TEST_GAME_SEED"):
@@ -25,6 +30,11 @@ if os.environ.get("TEST_GAME_SEED"):
 if os.environ.get("TEST_LOBBY_IDLE"):
     import bot.manager
     bot.manager.GameManager.__init__.__kwdefaults__["lobby_idle_seconds"] = float(os.environ["TEST_LOBBY_IDLE"])
+if os.environ.get("TEST_CLOCK_FILE"):
+    import pathlib, bot.manager, tests.clock
+    clock = tests.clock.MovableClock(file=pathlib.Path(os.environ["TEST_CLOCK_FILE"]))
+    bot.manager.GameManager.__init__.__kwdefaults__["clock"] = clock
+    discord.utils.utcnow = clock.utcnow
 from bot.__main__ import main
 sys.argv = ["python -m bot", *sys.argv[3:]]
 raise SystemExit(main())
@@ -42,3 +52,27 @@ async def launch(
         sys.executable, "-c", LAUNCHER, standin.base_url, standin.ws_url, *args,
         cwd=folder, env=env, stdout=output, stderr=output,
     )  # fmt: skip
+
+
+class WorldClock:
+    """Time for the bot processes of a test and for the stand-in at once: `advance` lets hours or days
+    pass for all of them (the processes read `file`, see LAUNCHER's TEST_CLOCK_FILE)."""
+
+    def __init__(self, standin: DiscordStandin, folder: Path, offset: float = 0.0) -> None:
+        self.standin = standin
+        self.file = folder / "clock"
+        self.offset = 0.0
+        write_offset(self.file, 0.0)
+        self.advance(offset)
+
+    @property
+    def environ(self) -> dict[str, str]:
+        return {"TEST_CLOCK_FILE": str(self.file)}
+
+    def now(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.standin.advance_clock(seconds)
+        self.offset += seconds
+        write_offset(self.file, self.offset)

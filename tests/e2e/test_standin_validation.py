@@ -31,6 +31,7 @@ from tests.e2e.standin import (
     modal_errors,
     validate_message_body,
 )
+from tests.e2e.standin.state import snowflake_time
 from tests.e2e.standin.validation import ATTACHMENT_SIZE_LIMIT
 
 MAX_LENGTH = "BASE_TYPE_MAX_LENGTH"
@@ -865,6 +866,24 @@ async def test_an_interaction_token_expires_after_fifteen_minutes(site: Site, me
     assert rec.original is not None
     assert rec.original.content == "hello"
     assert rec.followup_ids == []
+
+
+async def test_when_the_clock_moves_a_day_tokens_expire_and_new_ids_are_a_day_later(site: Site) -> None:
+    rec = await site.answered()
+    before = site.standin.snowflake()
+    site.standin.advance_clock(24 * 60 * 60)
+    status, answer = await site.call("POST", site.webhook(rec), {"content": "late"})
+    assert (status, answer["code"]) == (401, 50027)
+    after = site.standin.snowflake()
+    assert snowflake_time(after) - snowflake_time(before) == pytest.approx(24 * 60 * 60, abs=5)
+
+
+async def test_an_enforced_nonce_is_forgotten_once_its_window_has_passed(site: Site) -> None:
+    body = {"content": "once", "nonce": "w00abp4", "enforce_nonce": True}
+    _, first = await site.call("POST", f"/channels/{site.channel.id}/messages", body)
+    site.standin.advance_clock(site.standin.nonce_window + 1)
+    _, again = await site.call("POST", f"/channels/{site.channel.id}/messages", body)
+    assert again["id"] != first["id"]
 
 
 async def test_a_create_with_an_enforced_nonce_returns_the_message_it_already_made(site: Site) -> None:

@@ -8,13 +8,15 @@ tests fail at once, saying so: they are never silently skipped.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 
-from bot.storage import Repository
+from bot.storage import Repository, migrations
+from bot.storage._sql import _number
 from bot.storage.postgres import PostgresRepository
 from tests.storage.support import Site
 
@@ -85,3 +87,20 @@ def set_schema_version() -> Callable[[Path | str, int], Awaitable[None]]:
             await connection.close()
 
     return set_version
+
+
+@pytest.fixture
+def old_database(postgres_url: str) -> Callable[[int, Sequence[tuple[str, Sequence[Any]]]], Awaitable[None]]:
+    async def make(count: int, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        connection = await asyncpg.connect(postgres_url)
+        try:
+            await connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            for _, _, sql in migrations("postgres")[:count]:
+                await connection.execute(sql)
+            await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", count)
+            for sql, arguments in statements:
+                await connection.execute(_number(sql), *arguments)
+        finally:
+            await connection.close()
+
+    return make

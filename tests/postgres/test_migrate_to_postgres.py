@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from bot.migrate_to_postgres import copy
-from bot.storage import GuildSettingsRecord, Repository, SeatRecord, Sort, StorageError
+from bot.storage import (
+    GuildSettingsRecord,
+    Repository,
+    SeasonEntry,
+    SeasonSettingsRecord,
+    SeatRecord,
+    Sort,
+    StorageError,
+)
 from tests.manager.support import CHANNEL, GUILD
 from tests.storage.support import final_seat, running_game
 
@@ -28,6 +36,8 @@ async def filled(path: Path) -> None:
         await repository.append_action("running", 0, 1, {"bid": 2}, turn_deadline=1e9 + 0.25)
         await repository.set_presence("running", 2, missed=2, away=True)
         await repository.set_dm_closed("running", 0)
+        await repository.save_season_settings(GUILD, SeasonSettingsRecord("monthly", 8))
+        await repository.start_season(GUILD, 1, 1e9, 1e9 + 86_400)
         for game, guild in (("done1", GUILD), ("done2", GUILD), ("done3", OTHER_GUILD)):
             await running_game(repository, game, [11, 12], guild=guild)
             await repository.record_finished(
@@ -38,7 +48,9 @@ async def filled(path: Path) -> None:
                     final_seat(1, 12, [(1, 0, 0, 20), (2, 1, 1, 30)], place=2),
                 ],
                 {11: (27.5, 7.25), 12: (22.0, 8.0)},
+                season=SeasonEntry(1, {11: (26.0, 7.0), 12: (24.0, 7.5)}) if guild == GUILD else None,
             )
+        await repository.end_season(GUILD, 1, 1e9 + 86_400, 8, (1e9 + 86_400, 1e9 + 2 * 86_400))
         await repository.save_guild_settings(
             GUILD, GuildSettingsRecord({"hidden_bids": True}, 60.0, "hard", "cs", (7,))
         )
@@ -58,6 +70,19 @@ async def snapshot(repository: Repository) -> dict[str, object]:
         "settings": await repository.all_guild_settings(),
         "review": await repository.review("done1", 1),
         "last": [await repository.last_finished_game(guild, 11) for guild in (GUILD, OTHER_GUILD)],
+        "seasons": [
+            await repository.season_settings(GUILD),
+            await repository.season(GUILD, 1),
+            await repository.current_season(GUILD),
+            await repository.owed_announcements(),
+        ],
+        "season boards": [await repository.leaderboard(GUILD, sort, 0, 10, season=1) for sort in Sort],
+        "histories": [await repository.history(GUILD, user, season) for user in (11, 12) for season in (None, 1)],
+        "rivals": [
+            await repository.head_to_head(guild, 11, 12, season)
+            for guild in (GUILD, OTHER_GUILD)
+            for season in (None, 1)
+        ],
     }
 
 

@@ -23,7 +23,7 @@ async def test_the_command_is_synced_as_a_subcommand_of_wizard_with_localised_te
     assert names == [
         "bids_may_not_add_up", "bids_may_add_up_in_round_one", "hidden_bids", "rounds", "even_rounds",
         "blind_first_round", "turn_timer", "computer_level", "language", "allow_channel", "forbid_channel",
-        "any_channel",
+        "any_channel", "season_length", "season_channel", "season",
     ]  # fmt: skip
     assert not any(option.get("required") for option in settings["options"])
     language = next(option for option in settings["options"] if option["name"] == "language")

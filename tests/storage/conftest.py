@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.storage import Repository
+from bot.storage import Repository, migrations
 
 from .support import Site, poke
 
@@ -52,3 +54,21 @@ def set_schema_version() -> Callable[[Path | str, int], Awaitable[None]]:
         poke(database, f"PRAGMA user_version = {version}")
 
     return set_version
+
+
+OldDatabase = Callable[[int, Sequence[tuple[str, Sequence[Any]]]], Awaitable[None]]
+
+
+@pytest.fixture
+def old_database(db_path: Path) -> OldDatabase:
+    """Make the database as a bot that knew only the first `count` migrations left it, holding what
+    `statements` (SQL with ``?`` placeholders, and their arguments) put in it."""
+
+    async def make(count: int, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        with closing(sqlite3.connect(db_path, isolation_level=None)) as connection:
+            for number, _, sql in migrations()[:count]:
+                connection.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+            for sql, arguments in statements:
+                connection.execute(sql, arguments)
+
+    return make

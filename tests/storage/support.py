@@ -55,10 +55,10 @@ class Site:
         self.path = path  # an SQLite file, or a PostgreSQL URL
         self._boots: list[Boot] = []
 
-    async def boot(self, *, lobby_idle_seconds: float = QUIET_IDLE, seed: int = SEED) -> Boot:
-        """Start the bot on the file: open the repository and restore what it holds."""
+    async def boot(self, *, lobby_idle_seconds: float = QUIET_IDLE, seed: int = SEED, **options: Any) -> Boot:
+        """Start the bot on the file: open the repository and restore what it holds. `options` go to the manager."""
         repository = await Repository.open(self.path)
-        manager = GameManager(seed_source=lambda: seed, lobby_idle_seconds=lobby_idle_seconds)
+        manager = GameManager(seed_source=lambda: seed, lobby_idle_seconds=lobby_idle_seconds, **options)
         recorder = Recorder()
         manager.subscribe(recorder)
         boot = Boot(manager, repository, recorder, [])

@@ -433,6 +433,8 @@ async def test_player_stats_add_up_over_games(repository: Repository, db_path: P
         under=2,
         rating=None,
         by_hand_size=((1, 2, 2), (2, 2, 1), (3, 2, 0), (4, 1, 0)),
+        best_game="g2",
+        streak=-1,  # won g1, not g2
     )
     standing = await repository.standing(GUILD, ANN, Sort.EXACT_RATE)
     assert standing is not None

@@ -27,7 +27,7 @@ from bot.manager import (
     Table,
 )
 from bot.storage import Repository
-from tests.manager.support import CHANNEL, GUILD, PEOPLE, open_with, start_with
+from tests.manager.support import CHANNEL, GUILD, PEOPLE, current, open_with, start_with
 
 from .support import Site, process, seats_of
 
@@ -47,7 +47,7 @@ def game_over(event: Event) -> bool:
 async def test_a_game_whose_process_dies_goes_on_in_another_process(site: Site) -> None:
     """A person and two computer players; the process running the game dies at its start. Another
     process, which never held the game, adopts it: the person's turn runs out there, and the
-    computer players play on to the end."""
+    computer players play on with the person, who is back, to the end."""
     person = PEOPLE[0]
     async with process(site.path, runs_server=False, computer_pace=0.0, **QUICK) as (other, events):
         async with process(site.path, computer_pace=0.0, **QUICK) as (first, _):
@@ -61,10 +61,14 @@ async def test_a_game_whose_process_dies_goes_on_in_another_process(site: Site) 
         assert table.id == started.id
         assert not table.guest
         assert other.in_channel(CHANNEL) is table  # it runs the game now, channel and all
-        await events.wait_for(game_over)
+        await events.wait_for(lambda event: isinstance(event, ActionApplied) and event.by == "timeout")
+        while not table.game.is_over:
+            await events.wait_for(lambda _: table.game.is_over or table.game.to_move == 0)
+            if not table.game.is_over:
+                await other.act(table.id, person.user_id, table.game.legal_actions()[0], **current(table))
 
-        # The person's turns ran out, then the computer kept their seat; the computer players played on.
-        assert {event.by for event in events.of(ActionApplied)} == {"timeout", "away", "computer"}
+        # The person's turn ran out, then they played on with the computer players.
+        assert {event.by for event in events.of(ActionApplied)} == {"timeout", "player", "computer"}
         stored = await other.repository.actions(table.id)  # type: ignore[union-attr]
         assert len(stored) == len(table.game.log)  # every move recorded once, by the process that made it
 

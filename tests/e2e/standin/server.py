@@ -33,6 +33,7 @@ from .state import (
     StoredMessage,
     User,
     iso_now,
+    snowflake_time,
 )
 from .validation import validate_commands, validate_message_body, validate_modal
 
@@ -680,12 +681,12 @@ class DiscordStandin(StandinState):
         key = (ch.id, str(body.get("nonce")))
         if body.get("enforce_nonce") and body.get("nonce") is not None and key in self.nonces:
             message_id, at = self.nonces[key]
-            if time.monotonic() - at <= self.nonce_window and message_id in self.messages:
+            if self.now() - at <= self.nonce_window and message_id in self.messages:
                 self.nonce_hits += 1
                 return self.json_response(self.messages[message_id].data)
         msg = self.create_message(ch, body, request[FILES_KEY], author=self.bot_user)
         if body.get("enforce_nonce") and body.get("nonce") is not None:
-            self.nonces[key] = (msg.id, time.monotonic())
+            self.nonces[key] = (msg.id, self.now())
         await self._unarchive_on_send(ch)
         await self._message_event("MESSAGE_CREATE", msg)
         return self.json_response(msg.data)
@@ -1014,7 +1015,10 @@ class DiscordStandin(StandinState):
         rec = self.interactions_by_token.get(request.match_info["token"])
         if rec is None or not rec.acknowledged:
             raise _err(404, 10015, "Unknown Webhook")
-        if time.monotonic() - rec.dispatched_at > self.token_lifetime:
+        # The token's age: since the interaction was dispatched (a test may date that back), or since it
+        # was made as its id says, on the clock a test may move (`advance_clock`).
+        age = max(time.monotonic() - rec.dispatched_at, self.now() - snowflake_time(rec.id))
+        if age > self.token_lifetime:
             raise _err(401, 50027, "Invalid Webhook Token")
         return rec
 

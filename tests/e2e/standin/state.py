@@ -89,14 +89,20 @@ class BotCrashed(AssertionError):
     """Raised from waits when the bot under test died or logged an error."""
 
 
-class SnowflakeGenerator:
-    """Time-based, strictly increasing Discord snowflakes."""
+def snowflake_time(snowflake: int) -> float:
+    """When a snowflake was made (seconds since the epoch), as Discord reads it from the id."""
+    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
 
-    def __init__(self) -> None:
+
+class SnowflakeGenerator:
+    """Time-based, strictly increasing Discord snowflakes, on the stand-in's clock (`now`)."""
+
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
         self._last = 0
+        self._now = now
 
     def __call__(self) -> int:
-        value = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        value = (int(self._now() * 1000) - DISCORD_EPOCH_MS) << 22
         if value <= self._last:
             value = self._last + 1
         self._last = value
@@ -480,7 +486,10 @@ class StandinState:
     """All data of the stand-in plus change notification and fault switches."""
 
     def __init__(self, *, bot_name: str = "WizardBot", ack_deadline: float = 3.0) -> None:
-        self.snowflake = SnowflakeGenerator()
+        #: How far the stand-in's clock runs ahead of real time: a test moves it forward (`advance_clock`)
+        #: to have days pass for Discord: the time in new ids, the age of interaction tokens and nonces.
+        self.clock_offset = 0.0
+        self.snowflake = SnowflakeGenerator(self.now)
         self.application_id: int = self.snowflake()
         self.bot_user = User(self.snowflake(), bot_name, None, bot=True)
         self.owner_user = User(self.snowflake(), "app-owner", "App Owner")
@@ -606,6 +615,16 @@ class StandinState:
         await self.wait_for(quiet, timeout, "a second without requests")
 
     # ------------------------------------------------------------------ world building
+    def now(self) -> float:
+        """Discord's time (seconds since the epoch): real time, plus however far a test moved the clock."""
+        return time.time() + self.clock_offset
+
+    def advance_clock(self, seconds: float) -> None:
+        """Let `seconds` pass for Discord at once: tokens and nonces age by as much, new ids are later."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        self.clock_offset += seconds
+
     def create_user(
         self, name: str, *, global_name: str | None = None, locale: str = "en-US", dms_closed: bool = False
     ) -> User:
