@@ -470,8 +470,7 @@ class WizardCog(commands.Cog, name="Wizard"):
                 return
             table = await self.manager.start(button.game, user.id)
             # The table is posted next (by the presenter), which then puts its link here.
-            link = _message_link(lobby.guild_id, lobby.channel_id, None)
-            await interaction.response.edit_message(embed=_lobby.lobby_started_embed(lobby, link, locale), view=None)
+            await interaction.response.edit_message(embed=_lobby.lobby_started_embed(lobby, None, locale), view=None)
             self.presenter.link_lobby(table, lobby, interaction, locale)
             await self._tell_what_is_left_out(interaction)
             return
@@ -677,7 +676,9 @@ class WizardCog(commands.Cog, name="Wizard"):
         if applied.round is not None:
             # The round ended with this card: the clicked message stays with its round, and the
             # next round's hand arrives in a new message.
-            await interaction.response.edit_message(view=_hand.hand_over_view(table, applied.round.round, look))
+            await interaction.response.edit_message(
+                view=_hand.hand_over_view(table, applied.round.round, look, applied.seat)
+            )
             if message is not None:
                 self.presenter.note_hand_retired(table, interaction.user.id, message.id)
                 if message.flags.ephemeral:

@@ -88,30 +88,13 @@ def final_embed(table: Table, locale: str | None) -> discord.Embed:
 
 
 def final_view(table: Table, locale: str | None) -> discord.ui.View:
-    """The buttons under the final standings: the game's record, a rematch, and each player's own review."""
+    """The buttons under the final standings: a rematch first (what most want next), then each
+    player's own review, then the game's record (a file, for the few who keep one)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        button(
-            _ids.build(_ids.RecordId(table.id)),
-            t(locale, "final.record"),
-            style=discord.ButtonStyle.secondary,
-            emoji=RECORD_EMOJI,
-        )
-    )
-    view.add_item(
-        button(
-            _ids.build(_ids.RematchId(table.id)),
-            t(locale, "final.rematch"),
-            style=discord.ButtonStyle.success,
-            emoji=REMATCH_EMOJI,
-        )
-    )
-    view.add_item(
-        button(
-            _ids.build(_ids.ReviewId(table.id)),
-            t(locale, "final.review"),
-            style=discord.ButtonStyle.primary,
-            emoji=REVIEW_EMOJI,
-        )
-    )
+    for custom_id, key, style, emoji in (
+        (_ids.RematchId(table.id), "final.rematch", discord.ButtonStyle.success, REMATCH_EMOJI),
+        (_ids.ReviewId(table.id), "final.review", discord.ButtonStyle.primary, REVIEW_EMOJI),
+        (_ids.RecordId(table.id), "final.record", discord.ButtonStyle.secondary, RECORD_EMOJI),
+    ):
+        view.add_item(button(_ids.build(custom_id), t(locale, key), style=style, emoji=emoji))
     return view

@@ -474,14 +474,20 @@ class Feed:
         25 characters, as Discord allows)."""
         return f"w{self.table.id}{what}"[:25]
 
-    async def _owed_pads(self) -> None:
-        """Post the score pads of the rounds played whose pads the channel has not shown yet, in order
-        (normally the round just over; after a crash or a refused request, those it cut off)."""
+    async def _owed_pads(self, last: TrickResult | None = None) -> None:
+        """Show the score pads of the rounds played that the channel has not shown yet, in order
+        (normally the round just over, whose last trick is `last`; after a crash or a refused
+        request, those it cut off). A round's pad goes into its table message, which it closes; a
+        round whose table this process no longer knows gets its pad as a message of its own."""
         table = self.table
         for position in range(table.pads_shown + 1, len(table.game.history) + 1):
             result = table.game.history[position - 1]
-            embed = _end.summary_embed(table, result, self.locale)
-            await self.channel.send(embed=embed, nonce=self._nonce(f"p{position}"))
+            if table.table_round == result.round and table.table_message_id is not None:
+                ended = last if position == len(table.game.history) else None
+                await self._edit_table(_table.round_over_view(table, result, ended, self.look))
+            else:
+                embed = _end.summary_embed(table, result, self.locale)
+                await self.channel.send(embed=embed, nonce=self._nonce(f"p{position}"))
             await self.bot.manager.set_pads_shown(table, position)
 
     async def _remind(self, seat: int, left: float) -> None:
@@ -613,7 +619,7 @@ class Feed:
         """Put a finished round's hand message in its closed form: the same the last card's click
         gives it, so that each hand ends alike whichever edit lands last."""
         channel_id, message_id, round_number = where
-        view = _hand.hand_over_view(self.table, round_number, self.look_of(player))
+        view = _hand.hand_over_view(self.table, round_number, self.look_of(player), self.table.seat_of(player.user_id))
         copy = self._dm_copy(player, message_id)
         if copy is not None and await copy.edit(view=view):
             return  # through the click's token: outside the budget
@@ -729,14 +735,13 @@ class Feed:
                 if retired:
                     view = _hand.retired_view(table, copy.round, look)
                 else:
-                    view = _hand.hand_over_view(table, copy.round, look)
+                    view = _hand.hand_over_view(table, copy.round, look, table.seat_of(user_id))
                 await copy.edit(view=view)
                 hands.drop(table.id, user_id, copy)
 
     async def _end_round(self, result: RoundResult, last_trick: TrickResult) -> None:
-        await self._edit_table(_table.round_over_view(self.table, result, last_trick, self.look))
+        await self._owed_pads(last_trick)  # the round's table becomes its score pad
         await self._retire_copies(lambda copy: copy.round == result.round, retired=False)
-        await self._owed_pads()
         if self.table.game.is_over:
             await self._retire_all_hands()
 

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.engine import Bid, Card, ChooseTrump, Kind, Observation, Phase, Play, Suit, led_suit, sort_key
-from bot.manager import Table
+from bot.manager import Table, placings
 
 from . import _ids, _round
 from ._look import COLOUR, HAND_EMOJI, ROW_SIZE, TURN_COLOUR, Look, button, layout, line, position, text
@@ -187,10 +187,26 @@ def _cards(table: Table, observation: Observation, look: Look, turn: bool) -> li
     return items
 
 
-def hand_over_view(table: Table, round_number: int, look: Look) -> discord.ui.LayoutView:
-    """What a hand message becomes when its round is over."""
-    heading = look.t("hand.title", round=position(table, round_number), rounds=table.game.rounds)
-    return layout(discord.ui.Container[Any](text(f"### {heading}"), text(look.t("hand.prompt.over"))))
+def hand_over_view(table: Table, round_number: int, look: Look, seat: int | None) -> discord.ui.LayoutView:
+    """What a hand message becomes when its round is over: one line of how the round went for the
+    seat ("Round 3: bid 3, took 1, −20 → 40 · place 1 of 4"), so a game's DMs stay a short list."""
+    place = position(table, round_number)
+    result = next((r for r in table.game.history if r.round == round_number), None)
+    if result is None or seat is None:
+        line = look.t("hand.over", round=place)  # ended early (stopped): no result to tell
+    else:
+        places = placings(list(result.totals))
+        line = look.t(
+            "hand.result",
+            round=place,
+            bid=result.bids[seat],
+            took=result.tricks[seat],
+            points=result.points[seat],
+            total=result.totals[seat],
+            place=places[seat],
+            players=len(result.totals),
+        )
+    return layout(text(line))
 
 
 def retired_view(table: Table, round_number: int, look: Look) -> discord.ui.LayoutView:

@@ -12,7 +12,7 @@ from bot.i18n import duration, t, tn
 from bot.manager import Lobby, Table
 
 from . import _ids
-from ._look import COLOUR, COMPUTER_EMOJI, SETTINGS_EMOJI, button, house_rules, player_name
+from ._look import COLOUR, COMPUTER_EMOJI, CYCLE_EMOJI, ON_EMOJI, SETTINGS_EMOJI, button, house_rules, player_name
 
 
 def _players_and_options(embed: discord.Embed, lobby: Lobby, locale: str | None) -> None:
@@ -97,18 +97,22 @@ def host_panel_view(lobby: Lobby, locale: str | None) -> discord.ui.View:
         if op == "rule_round_one" and not options.bids_may_not_add_up:
             continue  # an exception to a rule that is off changes nothing
         label = t(locale, f"lobby.{op}")
+        # A switch says it is one: green with a tick while on. The length steps through the lengths
+        # (LENGTHS) at each press: its cycling arrows say so.
+        emoji = ON_EMOJI if on else None
         if op == "rule_length":
             label = t(locale, "lobby.rule_length", length=length_text(options, locale))
+            emoji = CYCLE_EMOJI
         style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
-        view.add_item(button(_ids.build(_ids.LobbyId(lobby.id, op)), label, style=style, row=1))
+        view.add_item(button(_ids.build(_ids.LobbyId(lobby.id, op)), label, style=style, emoji=emoji, row=1))
     return view
 
 
-def lobby_started_embed(lobby: Lobby, link: str, locale: str | None) -> discord.Embed:
-    """The lobby message once the game is on: who plays, and where the table is."""
-    embed = discord.Embed(
-        title=t(locale, "lobby.title.started"), description=t(locale, "lobby.started", link=link), colour=COLOUR
-    )
+def lobby_started_embed(lobby: Lobby, link: str | None, locale: str | None) -> discord.Embed:
+    """The lobby message once the game is on: who plays, and where the table is (`link`: the table
+    message's URL, once it is posted), as a short link a phone shows on one line."""
+    text = t(locale, "lobby.started", link=link) if link is not None else t(locale, "lobby.started.soon")
+    embed = discord.Embed(title=t(locale, "lobby.title.started"), description=text, colour=COLOUR)
     _players_and_options(embed, lobby, locale)
     return embed
 

@@ -18,6 +18,7 @@ from bot.engine import RoundResult, TrickResult
 from bot.manager import Player, Table
 
 from . import _ids, _round
+from ._end import score_pad
 from ._look import (
     BACK_EMOJI,
     COLOUR,
@@ -85,14 +86,17 @@ def back_button(table: Table, look: Look) -> discord.ui.Item[Any]:
     )
 
 
-def round_over_view(table: Table, result: RoundResult, last: TrickResult, look: Look) -> discord.ui.LayoutView:
-    """What a round's table message becomes when the round ends: its last trick, no buttons."""
-    container = discord.ui.Container[Any](
-        text(f"### {_heading(look, table, position(table, result.round))}"),
-        text(look.t("table.round_over", round=position(table, result.round))),
-        text(_round.last_trick_text(look, table, last)),
-    )
-    return layout(container)
+def round_over_view(table: Table, result: RoundResult, last: TrickResult | None, look: Look) -> discord.ui.LayoutView:
+    """What a round's table message becomes when the round ends: the round's score pad (so the
+    channel gets one message a round, not a table and a pad), and its last trick when known."""
+    round_position = position(table, result.round)
+    parts = [
+        text(f"### {look.t('summary.title', round=round_position, rounds=table.game.rounds)}"),
+        text(score_pad(table, result, look.locale)),
+    ]
+    if last is not None:
+        parts.append(text("-# " + _round.last_trick_text(look, table, last)))
+    return layout(discord.ui.Container[Any](*parts, accent_colour=COLOUR))
 
 
 def closed_table_view(table: Table, look: Look, *, stopped_by: Player | None) -> discord.ui.LayoutView:

@@ -122,7 +122,7 @@ def test_every_screen_of_a_whole_game_is_a_message_discord_accepts(
         if applied.round is not None and applied.trick is not None:
             check(_end.summary_embed(table, applied.round, locale), None, "the score pad")
             check(None, _table.round_over_view(table, applied.round, applied.trick, look), "a finished table")
-            check(None, _hand.hand_over_view(table, applied.round.round, look), "a finished hand")
+            check(None, _hand.hand_over_view(table, applied.round.round, look, 0), "a finished hand")
             check(None, _hand.retired_view(table, applied.round.round, look), "a retired copy")
     check(_end.final_embed(table, locale), _end.final_view(table, locale), "the final standings")
     check(None, _table.closed_table_view(table, look, stopped_by=people[0]), "a stopped table")

@@ -135,7 +135,7 @@ def test_the_lobby_after_start_links_to_the_table() -> None:
     lobby = Lobby("00ab", 10, 20, 1, Options(), 120, PLAYERS[:3])
     embed = _lobby.lobby_started_embed(lobby, "https://discord.com/channels/10/20/30", LOCALE)
     assert embed.title == "Wizard — the game is on"
-    assert embed.description == "The game is on. The table: https://discord.com/channels/10/20/30"
+    assert embed.description == "The game is on: [go to the table](https://discord.com/channels/10/20/30)"
     assert "forming" not in str(embed.to_dict())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from tests.e2e._play import (
     action_buttons,
     custom_ids_ever,
     final_line,
+    has_hand_button,
     latest_hand,
     read_turn,
     reply_text,
@@ -111,7 +113,7 @@ async def test_a_button_from_an_earlier_round_is_refused(world: World) -> None:
     bidder = to_move(table, recorder)
     await turn_hand(world, bidder)
     round_one = world.driver.dm_view(bidder)[0]
-    assert "round 1 of" in round_one.text()
+    assert round_one.text().startswith("Round 1: ")  # closed into how round 1 went
     old_bid = f"wz:bid:{table.id}:1:0:0"
     assert old_bid in custom_ids_ever(round_one)
     before = table.game.snapshot()
@@ -226,7 +228,7 @@ async def test_a_game_survives_rate_limited_message_edits(world: World) -> None:
     last_table = world.standin.messages[table.table_message_id or 0]
     last_trick = table.game.tricks[-1]
     winner = seats[last_trick.winner].global_name
-    assert f"Round {table.game.rounds} is over." in last_table.text()
+    assert f"Round {table.game.rounds} of {table.game.rounds} — results" in last_table.text()
     assert f"won by **{winner}**" in last_table.text()
     assert Face.of(last_trick.winning_card) in faces(last_table.text())
     assert action_buttons(last_table) == []
@@ -284,6 +286,10 @@ async def test_a_failed_dm_delays_only_that_players_hand_which_arrives_once(worl
     await Recorder(world, seats).play_until(lambda: table.game.round == 2)
 
 
+def presenter_of(world: World) -> Any:
+    return world.bot.get_cog("Wizard").presenter  # type: ignore[union-attr]
+
+
 async def into_round_two(world: World, table: Table, recorder: Recorder) -> None:
     """Play the game into round 2, and wait for its table."""
     await recorder.play_until(lambda: table.game.round == 2)
@@ -291,21 +297,26 @@ async def into_round_two(world: World, table: Table, recorder: Recorder) -> None
 
 
 @pytest.mark.parametrize("processed", [False, True], ids=["lost-before-discord", "answer-lost"])
-async def test_a_score_pad_whose_post_was_dropped_is_posted_once(world: World, processed: bool) -> None:
+async def test_a_score_pad_whose_edit_was_dropped_is_shown_once(world: World, processed: bool) -> None:
+    """A round's score pad closes its table: the edit that shows it loses its connection, before
+    Discord made it or after; it is made again, and the channel shows round 1's results once."""
     table, recorder = await three_player_game(world)
-    # The next post to the channel is round 1's score pad: its connection drops without an answer.
-    dropped = world.standin.drop("POST", rf"/channels/{world.channel.id}/messages$", processed=processed)
+    await recorder.play_until(lambda: table.game.phase is Phase.PLAY and sum(map(len, table.game.hands)) == 1)
+    path = rf"/channels/{world.channel.id}/messages/{table.table_message_id}$"
+    await world.standin.wait_for(lambda: not presenter_of(world).backlog(), 5, "the table shown")
+    dropped = world.standin.drop("PATCH", path, processed=processed)  # the last card's edit: round 1 closes
     await into_round_two(world, table, recorder)
     pads = [m for m in world.driver.channel_view(world.channel) if "Round 1 of 20 — results" in m.text()]
     assert dropped.hits == 1
     assert len(pads) == 1
+    assert not has_hand_button(pads[0])
 
 
 @pytest.mark.parametrize("processed", [False, True], ids=["lost-before-discord", "answer-lost"])
 async def test_a_round_table_whose_post_was_dropped_is_posted_once(world: World, processed: bool) -> None:
     table, recorder = await three_player_game(world)
-    # Round 1's pad, then round 2's table: the table's post drops.
-    dropped = world.standin.drop("POST", rf"/channels/{world.channel.id}/messages$", processed=processed, skip=1)
+    # The channel's next post is round 2's table (round 1's score pad closes round 1's table).
+    dropped = world.standin.drop("POST", rf"/channels/{world.channel.id}/messages$", processed=processed)
     await into_round_two(world, table, recorder)
     tables = [m for m in world.driver.channel_view(world.channel) if "round 2 of 20" in m.text()]
     assert dropped.hits == 1

@@ -212,7 +212,7 @@ async def test_without_attach_files_the_final_standings_come_without_the_chart_s
     (final,) = finals(world)
     assert final.attachment_names == []
     assert "No chart: I'm missing **Attach Files** in this channel." in final.text()
-    assert [b["label"] for b in final.buttons()] == ["Game record", "Rematch", "My review"]
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "My review", "Game record"]
     assert refused_requests(world) == []
 
 
