@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sync",
         action="store_true",
-        help="publish the slash commands globally at start-up (needed once, and after they change)",
+        help="publish the slash commands even if unchanged (the bot publishes them by itself when they change)",
     )
     args = parser.parse_args(argv)
     load_dotenv()

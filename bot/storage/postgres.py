@@ -27,6 +27,7 @@ POOL_SIZE = 5
 # The channel on which each recorded action is announced to every process: "<game id>:<count>".
 GAMES_CHANNEL = "wizard_games"
 MIGRATION_LOCK = 0x57_49_5A_41  # "WIZA": the advisory lock held while migrating
+COMMANDS_LOCK = 0x57_49_5A_43  # "WIZC": held while a process compares and publishes the slash commands
 
 
 def redact(url: str) -> str:
@@ -123,6 +124,17 @@ class PostgresRepository(SQLRepository):
 
     async def schema_version(self) -> int:
         return int(await self._pool.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
+
+    @asynccontextmanager
+    async def publishing_commands(self) -> AsyncIterator[None]:
+        # A session lock on a connection of its own: the others wait for it, then find the commands
+        # published. A process that dies while holding it loses its session, and the lock with it.
+        async with self._pool.acquire() as db:
+            await db.execute("SELECT pg_advisory_lock($1)", COMMANDS_LOCK)
+            try:
+                yield
+            finally:
+                await db.execute("SELECT pg_advisory_unlock($1)", COMMANDS_LOCK)
 
     def _reading(self) -> AbstractAsyncContextManager[Session]:
         connection: AbstractAsyncContextManager[Session] = self._pool.acquire()

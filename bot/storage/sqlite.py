@@ -102,6 +102,7 @@ class SQLiteRepository(SQLRepository):
         # stop while a click it already answered is still writing, and closing between that
         # write's statements would fail its commit.
         self._write_lock = asyncio.Lock()
+        self._publishing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> SQLiteRepository:
@@ -189,6 +190,10 @@ class SQLiteRepository(SQLRepository):
 
     async def watch_games(self, heard: Callable[[str, int], None]) -> None:
         """Nothing to hear: the file has one process, which made every change itself."""
+
+    def publishing_commands(self) -> AbstractAsyncContextManager[None]:
+        # The file has one process: the publishers to keep apart are in this one.
+        return self._publishing
 
     async def close(self) -> None:
         async with self._write_lock:

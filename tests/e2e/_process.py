@@ -18,7 +18,9 @@ from tests.e2e.standin import DiscordStandin
 # TEST_LOBBY_IDLE, a lobby nobody touches closes after that many seconds instead of 15 minutes. With
 # TEST_CLOCK_FILE set, the bot's game clock runs that file's offset ahead of real time
 # (tests/clock.py; the test moves it, and the stand-in's with it: see `WorldClock`), and so does
-# the clock discord.py ages interaction tokens by.
+# the clock discord.py ages interaction tokens by. With TEST_EXTENSIONS (modules separated by
+# commas), the bot loads those extensions too: a newer version of the bot, say, with another
+# slash command.
 LAUNCHER = """
 import os, sys, yarl, discord.http, discord.gateway, discord.utils
 discord.http.Route.BASE = sys.argv[1]
@@ -35,6 +37,9 @@ if os.environ.get("TEST_CLOCK_FILE"):
     clock = tests.clock.MovableClock(file=pathlib.Path(os.environ["TEST_CLOCK_FILE"]))
     bot.manager.GameManager.__init__.__kwdefaults__["clock"] = clock
     discord.utils.utcnow = clock.utcnow
+if os.environ.get("TEST_EXTENSIONS"):
+    import bot.client
+    bot.client.EXTENSIONS += tuple(os.environ["TEST_EXTENSIONS"].split(","))
 from bot.__main__ import main
 sys.argv = ["python -m bot", *sys.argv[3:]]
 raise SystemExit(main())

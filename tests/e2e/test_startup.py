@@ -34,7 +34,7 @@ async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_a_signal(tmp_
         process.send_signal(signum)
         _, stderr = await asyncio.wait_for(process.communicate(), 60)
     assert sorted(command["name"] for command in commands) == ["leaderboard", "stats", "wizard"]
-    assert None not in standin.commands  # no global sync without --sync
+    assert None not in standin.commands  # with DEV_GUILD_ID, to that server alone
     intents = discord.Intents._from_value(standin.identify_payloads[0]["intents"])
     assert intents == discord.Intents(guilds=True)  # the servers, and no message events
     # No privileged intents:
