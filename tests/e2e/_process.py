@@ -13,6 +13,7 @@ from tests.clock import write_offset
 from tests.e2e.standin import DiscordStandin
 
 # Points discord.py at the stand-in, then runs the bot's own entry point: the product has no hook.
+# Like the tests' own process, it can reach neither Discord nor the clone's .env (tests/_isolation.py).
 # With TEST_GAME_SEED set, every game the process starts deals from that seed (the bot draws a
 # random one), so a test can run the same game twice, or choose a game with a trump choice. With
 # TEST_LOBBY_IDLE, a lobby nobody touches closes after that many seconds instead of 15 minutes. With
@@ -23,6 +24,9 @@ from tests.e2e.standin import DiscordStandin
 # slash command.
 LAUNCHER = """
 import os, sys, yarl, discord.http, discord.gateway, discord.utils
+from tests import _isolation
+_isolation.refuse_discord()
+_isolation.refuse_clone_env()
 discord.http.Route.BASE = sys.argv[1]
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
 if os.environ.get("TEST_GAME_SEED"):
@@ -40,9 +44,9 @@ if os.environ.get("TEST_CLOCK_FILE"):
 if os.environ.get("TEST_EXTENSIONS"):
     import bot.client
     bot.client.EXTENSIONS += tuple(os.environ["TEST_EXTENSIONS"].split(","))
-from bot.__main__ import main
+import runpy
 sys.argv = ["python -m bot", *sys.argv[3:]]
-raise SystemExit(main())
+runpy.run_module("bot", run_name="__main__", alter_sys=True)  # as `python -m bot` runs it
 """
 
 
