@@ -99,6 +99,15 @@ class PostgresRepository(SQLRepository):
                             await self._replay_ratings(db)
                         if number == HISTORY_FILLED:
                             await self._fill_history(db)
+                    except asyncpg.DuplicateTableError as error:
+                        if version == 0:
+                            # The transaction, schema_version's creation with it, is rolled back whole:
+                            # the other program's tables are left as they were.
+                            raise StorageError(
+                                f"the PostgreSQL database {where} holds another program's tables ({error}); "
+                                "give the bot a database of its own"
+                            ) from error
+                        raise StorageError(f"migration {name} failed: {error}") from error
                     except asyncpg.PostgresError as error:
                         raise StorageError(f"migration {name} failed: {error}") from error
                     await db.execute("DELETE FROM schema_version")
