@@ -114,15 +114,20 @@ class WizardBot(commands.Bot):
             self.metrics.watch_reconciler_backlog(cog.presenter.backlog)  # type: ignore[attr-defined]
             cog.presenter.restore(restored)  # type: ignore[attr-defined]
             cog.presenter.restore_lobbies(self.manager.unshown_lobbies())  # type: ignore[attr-defined]
-        # Where they belong (DEV_GUILD_ID's server, else globally), when they changed (or with --sync).
-        assert self.application_id is not None  # login() has read it before this hook
-        await publish_commands(
-            self.tree,
-            self.repository,
-            self.application_id,
-            guild_id=self.settings.dev_guild_id,
-            force=self.sync_commands,
-        )
+
+    async def login(self, token: str) -> None:
+        # Logging in reads the application (its id) and runs setup_hook, which builds the command
+        # tree; then the commands are published where they belong (DEV_GUILD_ID's server, else
+        # globally) if they changed, or with --sync.
+        await super().login(token)
+        if self.repository is not None and self.application_id is not None:
+            await publish_commands(
+                self.tree,
+                self.repository,
+                self.application_id,
+                guild_id=self.settings.dev_guild_id,
+                force=self.sync_commands,
+            )
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
