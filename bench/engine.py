@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
-from bot.engine import Game, Options
+# Run as `python bench/<name>.py` from a clone: the bot is imported from the clone, not installed.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.engine import Game, Options  # noqa: E402
 
 
 def play_games(players: int, seconds: float, options: Options) -> tuple[int, float]:

@@ -15,14 +15,19 @@ import argparse
 import asyncio
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bot.ai import NormalPlayer
-from bot.engine import Options
-from bot.manager import GameManager, Player
-from bot.storage import Repository
+# Run as `python bench/<name>.py` from a clone: the bot is imported from the clone, not installed.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.ai import NormalPlayer  # noqa: E402
+from bot.engine import Options  # noqa: E402
+from bot.manager import GameManager, Player  # noqa: E402
+from bot.storage import Repository  # noqa: E402
 
 GUILD, CHANNEL = 1, 10
 BEAT = 0.005  # seconds between heartbeats

@@ -14,12 +14,17 @@ import asyncio
 import random
 import sqlite3
 import statistics
+import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
-from bot.storage import Repository, Sort
+# Run as `python bench/<name>.py` from a clone: the bot is imported from the clone, not installed.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.storage import Repository, Sort  # noqa: E402
 
 GUILD = 1
 

@@ -9,10 +9,10 @@ import gc
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
-from dotenv import load_dotenv
 
 from .client import WizardBot, make_bot
 from .logs import setup_logging
@@ -97,20 +97,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sync",
         action="store_true",
-        help="publish the slash commands globally at start-up (needed once, and after they change)",
+        help="publish the slash commands even if unchanged (the bot publishes them by itself when they change)",
     )
     args = parser.parse_args(argv)
-    load_dotenv()
     try:
-        settings = Settings.from_env()
+        settings = Settings.load(Path.cwd())
     except SettingsError as error:
         return _fail(str(error))
     setup_logging(settings.log_level, settings.log_format)
     try:
         asyncio.run(_run(settings, sync=args.sync))
     except discord.LoginFailure:
+        if settings.token_file is None:
+            where, there = "DISCORD_TOKEN (set in the environment)", "set the new one there"
+        else:
+            where, there = f"the DISCORD_TOKEN in {settings.token_file}", "put the new one there"
         return _fail(
-            "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal and put the new one in .env."
+            f"Discord rejected {where}: reset the token in the Developer Portal (your application → Bot → "
+            f"Reset Token) and {there}."
         )
     except StorageError as error:
         return _fail(f"cannot use the database: {error}")

@@ -17,6 +17,7 @@ from .guild_settings import load_all as load_guild_settings
 from .i18n import CatalogTranslator, t
 from .manager import GameManager
 from .metrics import Metrics
+from .publishing import publish_commands
 from .settings import Settings
 from .storage import Repository, open_repository
 
@@ -78,6 +79,7 @@ class WizardBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        # --sync: publish the slash commands even if they are published as they are.
         self.sync_commands = sync_commands
         self.manager = GameManager()
         self.repository: Repository | None = None
@@ -112,15 +114,20 @@ class WizardBot(commands.Bot):
             self.metrics.watch_reconciler_backlog(cog.presenter.backlog)  # type: ignore[attr-defined]
             cog.presenter.restore(restored)  # type: ignore[attr-defined]
             cog.presenter.restore_lobbies(self.manager.unshown_lobbies())  # type: ignore[attr-defined]
-        if self.settings.dev_guild_id is not None:
-            # Guild commands appear at once, unlike global ones: handy while developing.
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the development server %s", len(synced), guild.id)
-        if self.sync_commands:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands (they may take a while to appear)", len(synced))
+
+    async def login(self, token: str) -> None:
+        # Logging in reads the application (its id) and runs setup_hook, which builds the command
+        # tree; then the commands are published where they belong (DEV_GUILD_ID's server, else
+        # globally) if they changed, or with --sync.
+        await super().login(token)
+        if self.repository is not None and self.application_id is not None:
+            await publish_commands(
+                self.tree,
+                self.repository,
+                self.application_id,
+                guild_id=self.settings.dev_guild_id,
+                force=self.sync_commands,
+            )
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

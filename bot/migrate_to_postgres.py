@@ -1,10 +1,11 @@
 """`python -m bot.migrate_to_postgres SQLITE_PATH DATABASE_URL`: copy the bot's SQLite database into PostgreSQL.
 
 Everything is copied: lobbies and running games (with seats and actions), finished games and their
-rounds and reviews, statistics and ratings, the servers' settings, and their seasons. The SQLite file is first
-brought up to the current schema, and the PostgreSQL database is migrated; the copy is one
-transaction, and it is refused if PostgreSQL already holds games, statistics or settings. Stop the
-bot before copying.
+rounds and reviews, statistics and ratings, the servers' settings, their seasons, and what the slash
+commands were last published as (so that the first start on PostgreSQL does not publish them
+again). The SQLite file is first brought up to the current schema, and the PostgreSQL database is
+migrated; the copy is one transaction, and it is refused if PostgreSQL already holds games,
+statistics or settings. Stop the bot before copying.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ TABLES = (
     "season_standings",
     "season_stats",
     "rivals",
+    "published_commands",
 )
 
 

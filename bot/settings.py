@@ -1,13 +1,22 @@
-"""The bot's settings, read once from the environment (and `.env`) into one frozen object."""
+"""The bot's settings, read once from the environment and `.env` into one frozen object.
+
+The `.env` file read is the one in the folder the bot is started from (the default DATABASE_PATH
+is relative to that folder too), never one found elsewhere: a process started in another folder,
+such as a test's, does not read the clone's `.env`. A variable the environment sets wins over the
+file's; an empty one counts as unset.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dotenv import dotenv_values
+
+ENV_FILE = ".env"
 DEFAULT_DATABASE_PATH = "data/wizard.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 LOG_FORMATS = ("text", "json")
@@ -41,6 +50,8 @@ class Settings:
     # with its bursts, 40 keeps any second at Discord's end to 48 of its 50; processes sharing a token
     # split 40 between them.
     rest_share: float = 40.0
+    # The .env file the token came from; None: the environment. Named when Discord rejects the token.
+    token_file: Path | None = field(default=None, compare=False)
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of that server (and so restores its games)."""
@@ -49,13 +60,22 @@ class Settings:
         return shard_of(guild_id, self.shard_count) in self.shard_ids
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+    def load(cls, folder: Path, environ: Mapping[str, str] = os.environ) -> Settings:
+        """The settings of a bot started in `folder`: the environment's, over those of `folder`'s `.env`."""
+        env_file = folder.absolute() / ENV_FILE
+        # An empty variable means unset, in the environment as in the file.
+        merged = read_env_file(env_file) | {key: value for key, value in environ.items() if value.strip()}
+        settings = cls.from_env(merged, env_file=env_file)
+        if not environ.get("DISCORD_TOKEN", "").strip():
+            settings = replace(settings, token_file=env_file)
+        return settings
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ, *, env_file: Path | None = None) -> Settings:
+        """The settings `environ` holds. `env_file` is the .env that was looked for, for the messages."""
         token = environ.get("DISCORD_TOKEN", "").strip()
         if not token:
-            raise SettingsError(
-                "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token in it "
-                "(Discord Developer Portal → your application → Bot → Reset Token)."
-            )
+            raise SettingsError(_no_token(env_file))
         level_name = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         level = logging.getLevelNamesMapping().get(level_name)
         if level is None:
@@ -109,6 +129,30 @@ class Settings:
             metrics_host=environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
             rest_share=rest_share,
         )
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """The variables a .env file sets; none if there is no such file."""
+    if not path.is_file():
+        return {}
+    try:
+        return {key: value for key, value in dotenv_values(path).items() if value is not None}
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingsError(f"cannot read {path}: {error}") from error
+
+
+def _no_token(env_file: Path | None) -> str:
+    """What to do when no token is set, about the file the bot looked in."""
+    where = "Discord Developer Portal → your application → Bot → Reset Token"
+    if env_file is None:
+        return f"DISCORD_TOKEN is not set: set it to your bot's token ({where})."
+    if env_file.is_file():
+        return f"DISCORD_TOKEN is not set in {env_file}: put your bot's token after DISCORD_TOKEN= there ({where})."
+    return (
+        f"DISCORD_TOKEN is not set, and there is no {env_file} (the bot reads the .env of the folder it is "
+        f"started from): copy .env.example to .env there and put your bot's token in it ({where}), "
+        "or set DISCORD_TOKEN in the environment."
+    )
 
 
 def _has_asyncpg() -> bool:

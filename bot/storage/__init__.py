@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import (
+    GLOBALLY,
     SEASON_LENGTHS,
     FinalSeat,
     GameRecord,
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from bot.settings import Settings
 
 __all__ = [
+    "GLOBALLY",
     "SEASON_LENGTHS",
     "FinalSeat",
     "GameRecord",

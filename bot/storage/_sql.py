@@ -385,6 +385,14 @@ class Statements:
         "INSERT INTO reviews (game_id, seat, review, created_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (game_id, seat) DO UPDATE SET review = excluded.review, created_at = excluded.created_at"
     )
+    # -- the slash commands as published
+    published_commands: str = "SELECT guild_id, digest FROM published_commands WHERE application_id = ?"
+    save_published_commands: str = (
+        "INSERT INTO published_commands (application_id, guild_id, digest, published_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (application_id, guild_id) DO UPDATE SET digest = excluded.digest,"
+        " published_at = excluded.published_at"
+    )
+    forget_published_commands: str = "DELETE FROM published_commands WHERE application_id = ? AND guild_id = ?"
 
 
 SQLITE = Statements()
@@ -910,6 +918,19 @@ class SQLRepository(Repository):
 
     async def save_review(self, game_id: str, seat: int, review: dict[str, Any]) -> None:
         await self._write(self.SQL.save_review, game_id, seat, json.dumps(review), time.time())
+
+    # -- the slash commands as published -------------------------------------------------
+
+    async def published_commands(self, application_id: int) -> dict[int, str]:
+        async with self._reading() as db:
+            rows = await db.fetch(self.SQL.published_commands, application_id)
+        return {row["guild_id"]: row["digest"] for row in rows}
+
+    async def save_published_commands(self, application_id: int, guild_id: int, digest: str | None) -> None:
+        if digest is None:
+            await self._write(self.SQL.forget_published_commands, application_id, guild_id)
+        else:
+            await self._write(self.SQL.save_published_commands, application_id, guild_id, digest, time.time())
 
 
 def _season(row: Any) -> SeasonRecord:

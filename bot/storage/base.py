@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import enum
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from typing import Any
 from bot import ratings
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+# Where global slash commands are published, in `Repository.published_commands` (servers by their id).
+GLOBALLY = 0
 
 
 def is_postgres_url(target: Path | str) -> bool:
@@ -578,6 +581,22 @@ class Repository(abc.ABC):
     @abc.abstractmethod
     async def save_review(self, game_id: str, seat: int, review: dict[str, Any]) -> None:
         """Store the review of a seat of a game, in place of any stored before."""
+
+    # -- the slash commands as published -------------------------------------------------
+
+    @abc.abstractmethod
+    def publishing_commands(self) -> AbstractAsyncContextManager[None]:
+        """Held while a process compares its slash commands with those published, and publishes
+        them: processes sharing the database do it one at a time, so one publishes a change."""
+
+    @abc.abstractmethod
+    async def published_commands(self, application_id: int) -> dict[int, str]:
+        """The digest of what an application's commands were last published as, by place: a
+        server's id, or `GLOBALLY` (0)."""
+
+    @abc.abstractmethod
+    async def save_published_commands(self, application_id: int, guild_id: int, digest: str | None) -> None:
+        """Record what the commands were published as in a place; None: they were taken back from it."""
 
 
 def exact_over_under(rounds: Sequence[tuple[int, int, int, int]]) -> tuple[int, int, int]:

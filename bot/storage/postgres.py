@@ -27,6 +27,7 @@ POOL_SIZE = 5
 # The channel on which each recorded action is announced to every process: "<game id>:<count>".
 GAMES_CHANNEL = "wizard_games"
 MIGRATION_LOCK = 0x57_49_5A_41  # "WIZA": the advisory lock held while migrating
+COMMANDS_LOCK = 0x57_49_5A_43  # "WIZC": held while a process compares and publishes the slash commands
 
 
 def redact(url: str) -> str:
@@ -98,6 +99,15 @@ class PostgresRepository(SQLRepository):
                             await self._replay_ratings(db)
                         if number == HISTORY_FILLED:
                             await self._fill_history(db)
+                    except asyncpg.DuplicateTableError as error:
+                        if version == 0:
+                            # The transaction, schema_version's creation with it, is rolled back whole:
+                            # the other program's tables are left as they were.
+                            raise StorageError(
+                                f"the PostgreSQL database {where} holds another program's tables ({error}); "
+                                "give the bot a database of its own"
+                            ) from error
+                        raise StorageError(f"migration {name} failed: {error}") from error
                     except asyncpg.PostgresError as error:
                         raise StorageError(f"migration {name} failed: {error}") from error
                     await db.execute("DELETE FROM schema_version")
@@ -123,6 +133,17 @@ class PostgresRepository(SQLRepository):
 
     async def schema_version(self) -> int:
         return int(await self._pool.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
+
+    @asynccontextmanager
+    async def publishing_commands(self) -> AsyncIterator[None]:
+        # A session lock on a connection of its own: the others wait for it, then find the commands
+        # published. A process that dies while holding it loses its session, and the lock with it.
+        async with self._pool.acquire() as db:
+            await db.execute("SELECT pg_advisory_lock($1)", COMMANDS_LOCK)
+            try:
+                yield
+            finally:
+                await db.execute("SELECT pg_advisory_unlock($1)", COMMANDS_LOCK)
 
     def _reading(self) -> AbstractAsyncContextManager[Session]:
         connection: AbstractAsyncContextManager[Session] = self._pool.acquire()

@@ -9,11 +9,12 @@ writes the file, one write at a time.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, closing, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,44 @@ def _cause(path: str, error: sqlite3.Error) -> str:
     )
 
 
+def _ours(
+    owner: int,
+    version: int,
+    holds_anything: bool,
+    columns: dict[str, tuple[str, ...]],
+    known: Sequence[tuple[int, str, str]],
+) -> bool:
+    """Whether a database file is this bot's: marked as ours (`APPLICATION_ID`); or new and empty; or,
+    written before the mark (which its first start adds), holding at its `user_version` the tables
+    and columns our migrations make up to that version. Table names alone are not enough: another
+    program's file may have a `games` table of its own."""
+    if owner == APPLICATION_ID:
+        return True
+    if owner != 0:
+        return False
+    if not holds_anything:
+        return version == 0
+    # Each migration sets user_version in its own transaction, so a file of ours with tables is at 1
+    # or more; every version that knew more migrations than this one marks its files.
+    if not 0 < version <= len(known):
+        return False
+    expected = _schema(tuple(sql for _, _, sql in known[:version]))
+    return all(columns.get(table) == made for table, made in expected.items())
+
+
+@functools.cache
+def _schema(scripts: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The tables, with their columns in order, that these migration scripts make in an empty database."""
+    with closing(sqlite3.connect(":memory:")) as scratch:
+        for script in scripts:
+            scratch.executescript(script)
+        tables = [name for (name,) in scratch.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {
+            table: tuple(name for (name,) in scratch.execute("SELECT name FROM pragma_table_info(?)", (table,)))
+            for table in tables
+        }
+
+
 class _Session:
     """The aiosqlite connection with asyncpg's calls, which the shared queries use (`bot.storage._sql.Session`)."""
 
@@ -102,6 +141,7 @@ class SQLiteRepository(SQLRepository):
         # stop while a click it already answered is still writing, and closing between that
         # write's statements would fail its commit.
         self._write_lock = asyncio.Lock()
+        self._publishing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> SQLiteRepository:
@@ -133,20 +173,28 @@ class SQLiteRepository(SQLRepository):
                 row = await cursor.fetchone()
             async with db.execute("PRAGMA application_id") as cursor:
                 owner = (await cursor.fetchone() or (0,))[0]
-            async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
-                tables = {table for (table,) in await cursor.fetchall()}
+            # Everything the file holds (tables, indexes, views, triggers) but SQLite's own.
+            async with db.execute(
+                "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+            ) as cursor:
+                held = [(kind, name) for kind, name in await cursor.fetchall()]
+            tables = {name for kind, name in held if kind == "table"}
+            columns = {}
+            for table in tables:
+                async with db.execute("SELECT name FROM pragma_table_info(?)", (table,)) as cursor:
+                    columns[table] = tuple(name for (name,) in await cursor.fetchall())
         except sqlite3.DatabaseError as error:
             raise StorageError(_cause(path, error)) from error
         if check != ["ok"]:
             raise StorageError(f"the database {path} is damaged ({'; '.join(check[:3])}); restore it from a backup")
         version = row[0] if row else 0
-        # Ours: marked so; or, from before the mark, holding our tables; or new and empty.
-        if owner not in (0, APPLICATION_ID) or (owner == 0 and tables and "games" not in tables):
+        known = migrations()
+        # Nothing is written before this: a file of another program is left byte for byte as it was.
+        if not _ours(owner, version, bool(held), columns, known):
             raise StorageError(
                 f"{path} is another program's SQLite database (tables: {', '.join(sorted(tables)) or 'none'}); "
                 "set DATABASE_PATH to a file of its own"
             )
-        known = migrations()
         if version > len(known):
             raise StorageError(
                 f"the database {path} is from a newer version of the bot (schema {version}, this one knows "
@@ -189,6 +237,10 @@ class SQLiteRepository(SQLRepository):
 
     async def watch_games(self, heard: Callable[[str, int], None]) -> None:
         """Nothing to hear: the file has one process, which made every change itself."""
+
+    def publishing_commands(self) -> AbstractAsyncContextManager[None]:
+        # The file has one process: the publishers to keep apart are in this one.
+        return self._publishing
 
     async def close(self) -> None:
         async with self._write_lock:

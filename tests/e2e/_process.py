@@ -13,14 +13,20 @@ from tests.clock import write_offset
 from tests.e2e.standin import DiscordStandin
 
 # Points discord.py at the stand-in, then runs the bot's own entry point: the product has no hook.
+# Like the tests' own process, it can reach neither Discord nor the clone's .env (tests/_isolation.py).
 # With TEST_GAME_SEED set, every game the process starts deals from that seed (the bot draws a
 # random one), so a test can run the same game twice, or choose a game with a trump choice. With
 # TEST_LOBBY_IDLE, a lobby nobody touches closes after that many seconds instead of 15 minutes. With
 # TEST_CLOCK_FILE set, the bot's game clock runs that file's offset ahead of real time
 # (tests/clock.py; the test moves it, and the stand-in's with it: see `WorldClock`), and so does
-# the clock discord.py ages interaction tokens by.
+# the clock discord.py ages interaction tokens by. With TEST_EXTENSIONS (modules separated by
+# commas), the bot loads those extensions too: a newer version of the bot, say, with another
+# slash command.
 LAUNCHER = """
 import os, sys, yarl, discord.http, discord.gateway, discord.utils
+from tests import _isolation
+_isolation.refuse_discord()
+_isolation.refuse_clone_env()
 discord.http.Route.BASE = sys.argv[1]
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
 if os.environ.get("TEST_GAME_SEED"):
@@ -35,9 +41,12 @@ if os.environ.get("TEST_CLOCK_FILE"):
     clock = tests.clock.MovableClock(file=pathlib.Path(os.environ["TEST_CLOCK_FILE"]))
     bot.manager.GameManager.__init__.__kwdefaults__["clock"] = clock
     discord.utils.utcnow = clock.utcnow
-from bot.__main__ import main
+if os.environ.get("TEST_EXTENSIONS"):
+    import bot.client
+    bot.client.EXTENSIONS += tuple(os.environ["TEST_EXTENSIONS"].split(","))
+import runpy
 sys.argv = ["python -m bot", *sys.argv[3:]]
-raise SystemExit(main())
+runpy.run_module("bot", run_name="__main__", alter_sys=True)  # as `python -m bot` runs it
 """
 
 

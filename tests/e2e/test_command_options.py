@@ -2,7 +2,8 @@
 and the bot refuses them again, privately, when the schema Discord holds is an older one.
 
 Discord checks an option's type, range and choices against the schema the bot last synced, which
-after an upgrade may be a version behind until the next `--sync`. The stand-in's driver refuses
+after an upgrade may be a version behind until the new one is published (at its first start, or
+later if Discord refused the sync then). The stand-in's driver refuses
 to send what the synced schema forbids, as Discord does; these tests make the synced schema an
 older one, so a value the running bot no longer offers reaches it.
 """

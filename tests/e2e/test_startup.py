@@ -24,6 +24,18 @@ async def test_a_rejected_token_ends_the_process_with_one_line_and_status_2(tmp_
     assert "not-the-token" not in errors
 
 
+async def test_a_rejected_token_from_the_env_file_is_named_with_its_file(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=not-the-token\n")
+    async with DiscordStandin() as standin:
+        process = await launch(standin, tmp_path, {})
+        _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2
+    assert stderr.decode().strip().splitlines()[-1] == (
+        f"wizard-bot: Discord rejected the DISCORD_TOKEN in {tmp_path / '.env'}: reset the token in the Developer "
+        "Portal (your application → Bot → Reset Token) and put the new one there."
+    )
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_a_signal(tmp_path: Path, signum: int) -> None:
     async with DiscordStandin() as standin:
@@ -34,7 +46,7 @@ async def test_the_bot_starts_syncs_to_the_dev_server_and_stops_on_a_signal(tmp_
         process.send_signal(signum)
         _, stderr = await asyncio.wait_for(process.communicate(), 60)
     assert sorted(command["name"] for command in commands) == ["leaderboard", "stats", "wizard"]
-    assert None not in standin.commands  # no global sync without --sync
+    assert None not in standin.commands  # with DEV_GUILD_ID, to that server alone
     intents = discord.Intents._from_value(standin.identify_payloads[0]["intents"])
     assert intents == discord.Intents(guilds=True)  # the servers, and no message events
     # No privileged intents:

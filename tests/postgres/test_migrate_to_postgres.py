@@ -55,6 +55,7 @@ async def filled(path: Path) -> None:
             GUILD, GuildSettingsRecord({"hidden_bids": True}, 60.0, "hard", "cs", (7,))
         )
         await repository.save_review("done1", 1, {"version": 1, "game": "done1", "seat": 1, "rounds": []})
+        await repository.save_published_commands(77, 0, "the digest of the global commands")
     finally:
         await repository.close()
 
@@ -69,6 +70,7 @@ async def snapshot(repository: Repository) -> dict[str, object]:
         "ratings": await repository.ratings(GUILD, [11, 12, 13]),
         "settings": await repository.all_guild_settings(),
         "review": await repository.review("done1", 1),
+        "published": await repository.published_commands(77),
         "last": [await repository.last_finished_game(guild, 11) for guild in (GUILD, OTHER_GUILD)],
         "seasons": [
             await repository.season_settings(GUILD),

@@ -73,3 +73,17 @@ async def test_a_failing_migration_is_rolled_back_whole(postgres_url: str, monke
 async def test_an_unreachable_server_is_a_storage_error() -> None:
     with pytest.raises(StorageError, match="cannot connect"):
         await Repository.open("postgresql://nobody:secret@127.0.0.1:1/none")
+
+
+async def test_a_database_with_another_programs_games_table_is_refused_and_left_as_it_was(postgres_url: str) -> None:
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        await connection.execute("CREATE TABLE games (id SERIAL PRIMARY KEY, title TEXT)")
+        await connection.execute("INSERT INTO games (title) VALUES ('Tetris')")
+        with pytest.raises(StorageError, match=r"holds another program's tables \(relation \"games\" already exists\)"):
+            await Repository.open(postgres_url)
+        tables = await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        assert [row["tablename"] for row in tables] == ["games"]  # no schema_version, nothing of ours
+        assert await connection.fetch("SELECT * FROM games") == [(1, "Tetris")]
+    finally:
+        await connection.close()

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Repository, StorageError
+from bot.storage import Repository, StorageError, migrations
 from bot.storage.sqlite import APPLICATION_ID
 
 from .support import sqlite_only
+from .test_repository import migrate_with_stdlib
 
 pytestmark = sqlite_only
 
@@ -61,6 +62,43 @@ async def test_another_programs_database_is_refused_byte_for_byte_untouched(
     assert snapshot(tmp_path) == before  # not switched to WAL, no table of ours added
 
 
+def clashing_database(path: Path, *, user_version: int) -> None:
+    """Another program's file whose tables have our names (`games`, `seats`), and columns of its own."""
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT, platform TEXT)")
+        connection.execute("INSERT INTO games (title, platform) VALUES ('Tetris', 'Game Boy')")
+        connection.execute("CREATE TABLE seats (row TEXT, number INTEGER)")
+        connection.execute(f"PRAGMA user_version = {user_version}")  # some programs number their schema too
+    connection.close()
+
+
+@pytest.mark.parametrize("user_version", [0, 1, 3], ids=lambda v: f"user_version {v}")
+async def test_another_programs_database_with_a_games_table_is_refused_byte_for_byte_untouched(
+    tmp_path: Path, user_version: int
+) -> None:
+    path = tmp_path / "wizard.db"
+    clashing_database(path, user_version=user_version)
+    before = snapshot(tmp_path)
+
+    text = await refusal(path)
+
+    assert text == (
+        f"{path} is another program's SQLite database (tables: games, seats); set DATABASE_PATH to a file of its own"
+    )
+    assert snapshot(tmp_path) == before
+
+
+async def test_a_file_with_our_tables_but_no_schema_version_is_another_programs(tmp_path: Path) -> None:
+    # Our first migration's tables, made by hand: the bot's own files record the version with them.
+    path = tmp_path / "wizard.db"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(migrations()[0][2])
+    connection.close()
+    before = snapshot(tmp_path)
+    assert "another program's SQLite database" in await refusal(path)
+    assert snapshot(tmp_path) == before
+
+
 async def test_a_file_that_is_not_a_database_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "wizard.db"
     path.write_text("my shopping list\n" * 300)
@@ -85,6 +123,20 @@ async def test_a_database_from_before_the_mark_is_recognised_and_marked(tmp_path
     connection.close()
     repository = await Repository.open(path)
     await repository.close()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+    connection.close()
+
+
+@pytest.mark.parametrize("version", range(1, len(migrations()) + 1), ids=lambda v: f"at schema {v}")
+async def test_a_database_of_ours_from_before_the_mark_opens_upgraded_and_marked(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "wizard.db"
+    migrate_with_stdlib(path, version)  # as a version of the bot that knew that many migrations left it
+    repository = await Repository.open(path)
+    try:
+        assert await repository.schema_version() == len(migrations())
+    finally:
+        await repository.close()
     with sqlite3.connect(path) as connection:
         assert connection.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
     connection.close()

@@ -8,6 +8,7 @@ import json
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,8 @@ INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 #: Gateway docs, Sharding: "Each shard can only support a maximum of 2500 guilds".
 MAX_GUILDS_PER_SESSION = 2500
+#: Application Commands: "There is a global rate limit of 200 application command creates per day, per guild".
+DAILY_COMMAND_CREATES = 200
 MENTION_RE = re.compile(r"<@!?(\d+)>")
 
 
@@ -473,6 +476,8 @@ class DiscordStandin(StandinState):
             self._guild(request)
         validate_commands(request[BODY_KEY] or [])
         existing = {c["name"]: c for c in self.commands.get(gid, [])}
+        self._count_creates(gid, sum(1 for cmd in request[BODY_KEY] or [] if cmd["name"] not in existing))
+        self.command_syncs.append(gid)
         out: list[dict[str, Any]] = []
         for cmd in request[BODY_KEY] or []:
             stored = dict(cmd)
@@ -489,6 +494,21 @@ class DiscordStandin(StandinState):
             out.append(stored)
         self.commands[gid] = out
         return self.json_response(out)
+
+    def _count_creates(self, gid: int | None, created: int) -> None:
+        """Count `created` new commands in the scope's day, or refuse them all: 400 30034 ("Maximum
+        number of daily application command creates has been reached (200)", JSON error codes)."""
+        day = self.command_creates.setdefault(gid, deque())
+        now = time.monotonic()
+        while day and day[0] <= now - 86400:
+            day.popleft()
+        if len(day) + created > DAILY_COMMAND_CREATES:
+            raise _err(
+                400,
+                30034,
+                f"Max number of daily application command creates has been reached ({DAILY_COMMAND_CREATES})",
+            )
+        day.extend([now] * created)
 
     async def _get_commands(self, request: web.Request) -> web.Response:
         self._check_app(request)

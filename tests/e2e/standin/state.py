@@ -505,6 +505,12 @@ class StandinState:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         #: The application's own emojis (see `emojis.py`).
         self.app_emojis = EmojiStore()
+        #: Every command sync accepted (a bulk overwrite, PUT): None for the global commands, else the guild id.
+        self.command_syncs: list[int | None] = []
+        #: When each command was created, per scope, over the last day: "There is a global rate limit of
+        #: 200 application command creates per day, per guild"; a bulk overwrite counts only "Commands
+        #: that do not already exist" (Application Commands, Bulk Overwrite Global Application Commands).
+        self.command_creates: dict[int | None, deque[float]] = {}
         self.rest_log: list[RestCall] = []
         self.unknown_routes: list[tuple[str, str]] = []
         self.faults: list[FaultRule] = []
