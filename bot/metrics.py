@@ -49,8 +49,17 @@ REPOSITORY_WRITES = (
     "set_table_message",
     "set_hand_message",
     "set_dm_closed",
+    "set_pads_shown",
+    "set_final_message",
     "stop_game",
     "record_finished",
+    "save_review",
+    "save_season_settings",
+    "start_season",
+    "end_season",
+    "set_season_end",
+    "set_announced",
+    "set_turn_ping",
     "save_guild_settings",
 )
 

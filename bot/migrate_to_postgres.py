@@ -40,6 +40,7 @@ TABLES = (
     "season_stats",
     "rivals",
     "published_commands",
+    "turn_pings",
 )
 
 

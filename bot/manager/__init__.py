@@ -125,6 +125,7 @@ class GameManager(Lobbies, Games, Turns, Persistence, Runners, Places, Seasons, 
         self._turn_timer_range = turn_timer_range
         self._tasks = set()
         self._closed = False
+        self._turn_pings = {}
         self.runner = secrets.token_hex(8)
         self._runner_beat = runner_beat
         self._runner_lease = runner_lease

@@ -40,6 +40,7 @@ class Core(abc.ABC):
     _listeners: list[Listener]
     _tasks: set[asyncio.Task[None]]
     _closed: bool
+    _turn_pings: dict[int, bool]  # each person's choice of a DM at their move, as read or set
 
     def subscribe(self, listener: Listener) -> None:
         """Call `listener` with every event. Listeners must not block: they schedule their work."""

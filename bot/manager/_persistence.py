@@ -162,6 +162,21 @@ class Persistence(Core):
         if repository is not None:
             await repository.set_table_message(table.id, message_id, table.table_round)
 
+    async def wants_turn_ping(self, user_id: int) -> bool:
+        """Whether a person asked for a DM when their move comes (read once, then kept)."""
+        known = self._turn_pings.get(user_id)
+        if known is None:
+            repository = self.repository
+            known = repository is not None and bool(await repository.turn_pings([user_id]))
+            self._turn_pings[user_id] = known
+        return known
+
+    async def set_turn_ping(self, user_id: int, on: bool) -> None:
+        """A person's choice of a DM when their move comes, for every game from now on."""
+        if self.repository is not None:
+            await self.repository.set_turn_ping(user_id, on)
+        self._turn_pings[user_id] = on
+
     async def set_hand_message(self, table: Table, user_id: int, channel_id: int, message_id: int) -> None:
         """Remember the DM that shows a player's hand of the current round."""
         table.hand_messages[user_id] = (channel_id, message_id, table.game.round)

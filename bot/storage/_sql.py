@@ -360,6 +360,13 @@ class Statements:
         " AND (announcer_until IS NULL OR announcer_until < ? OR announcer = ?) RETURNING *"
     )
     set_announced: str = "UPDATE seasons SET announced_id = ? WHERE guild_id = ? AND number = ?"
+    # -- a person's turn pings
+    turn_ping: str = "SELECT user_id FROM turn_pings WHERE user_id = ?"
+    turn_ping_on: str = (
+        "INSERT INTO turn_pings (user_id, updated_at) VALUES (?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET updated_at = excluded.updated_at"
+    )
+    turn_ping_off: str = "DELETE FROM turn_pings WHERE user_id = ?"
     # -- server settings
     guild_settings: str = "SELECT * FROM guild_settings WHERE guild_id = ?"
     all_guild_settings: str = "SELECT * FROM guild_settings ORDER BY guild_id"
@@ -879,6 +886,22 @@ class SQLRepository(Repository):
 
     async def set_announced(self, guild_id: int, number: int, message_id: int) -> None:
         await self._write(self.SQL.set_announced, message_id, guild_id, number)
+
+    # -- a person's turn pings ----------------------------------------------------------
+
+    async def turn_pings(self, user_ids: Sequence[int]) -> set[int]:
+        found = set()
+        async with self._reading() as db:
+            for user_id in user_ids:  # a game's people: a handful
+                if await db.fetchrow(self.SQL.turn_ping, user_id) is not None:
+                    found.add(user_id)
+        return found
+
+    async def set_turn_ping(self, user_id: int, on: bool) -> None:
+        if on:
+            await self._write(self.SQL.turn_ping_on, user_id, time.time())
+        else:
+            await self._write(self.SQL.turn_ping_off, user_id)
 
     # -- server settings -----------------------------------------------------------------
 

@@ -557,6 +557,14 @@ class Repository(abc.ABC):
     # -- server settings -----------------------------------------------------------------
 
     @abc.abstractmethod
+    async def turn_pings(self, user_ids: Sequence[int]) -> set[int]:
+        """Of these people, those who asked for a DM when their move comes."""
+
+    @abc.abstractmethod
+    async def set_turn_ping(self, user_id: int, on: bool) -> None:
+        """Store whether a person wants a DM when their move comes."""
+
+    @abc.abstractmethod
     async def guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
         """A server's stored settings; None when it never changed any."""
 

@@ -414,6 +414,8 @@ class WizardCog(commands.Cog, name="Wizard"):
                 stats: StatsCog | None = self.bot.get_cog("Stats")  # type: ignore[assignment]
                 if stats is not None:
                     await stats.on_page(interaction, button)
+            elif isinstance(button, _ids.PingId):
+                await self._ping_click(interaction, button)
             elif isinstance(button, _ids.BackId):
                 await self.manager.back(button.game, interaction.user.id)
                 await interaction.response.send_message(t(_locale(interaction), "back.done"), ephemeral=True)
@@ -641,6 +643,30 @@ class WizardCog(commands.Cog, name="Wizard"):
         self.presenter.keep_copy(table, user_id, copy)
         self.presenter.settle(table, user_id, copy.message_id, moves)
 
+    async def _ping_click(self, interaction: Interaction, button: _ids.PingId) -> None:
+        """The hand's bell: the clicker's turn pings on or off, for every game; the hand shows it.
+        The button says which (an old message's bell, or a second click, sets what it says)."""
+        table = await self.manager.find_table(button.game)  # a DM click may be for another shard's game
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise GameRefused(Refusal.NOT_IN_GAME)
+        on = button.on
+        await self.manager.set_turn_ping(interaction.user.id, on)
+        self.presenter.feed(table).ping_soon()  # their move may be now, or its ping must go
+        message = interaction.message
+        if message is None or not table.is_hand_message(interaction.user.id, message.id):
+            # An older round's hand: the choice is made, and said.
+            text = t(_locale(interaction), "ping.now_on" if on else "ping.now_off")
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        moves = len(table.game.log)
+        view = _hand.hand_view(table, table.game.observation(seat), self._look(interaction), in_dm=True, ping=on)
+        await interaction.response.edit_message(view=view)
+        self.presenter.note_hand_shown(table, interaction.user.id, message.id, view)
+        copy = _private.Copy(interaction, message.id, table.game.round, shown=_hand.fingerprint(view))
+        self.presenter.dm_hands.remember(table.id, interaction.user.id, copy)
+        self.presenter.settle(table, interaction.user.id, message.id, moves)
+
     async def _action_click(self, interaction: Interaction, button: _ids.ActionId) -> None:
         table = self.manager.table(button.game)
         action = button.action
@@ -686,7 +712,8 @@ class WizardCog(commands.Cog, name="Wizard"):
             return
         # The clicked message shows the hand as it is now; the feed brings the others up to date.
         moves = len(table.game.log)
-        view = _hand.hand_view(table, table.game.observation(applied.seat), look, in_dm=in_dm)
+        ping = await self.manager.wants_turn_ping(interaction.user.id) if in_dm else None
+        view = _hand.hand_view(table, table.game.observation(applied.seat), look, in_dm=in_dm, ping=ping)
         await interaction.response.edit_message(view=view)
         if message is None:
             return

@@ -11,6 +11,7 @@ import asyncio
 import datetime
 import io
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,8 +21,8 @@ import aiohttp
 import discord
 
 from bot.budget import Priority, priority
-from bot.engine import RoundResult, TrickResult, rules
-from bot.i18n import duration, t
+from bot.engine import Phase, RoundResult, TrickResult, rules
+from bot.i18n import t
 from bot.manager import PLACE_GONE, SERVER_GONE, Player, Table
 
 from . import _chart, _end, _hand, _look, _permissions, _places, _private, _table
@@ -148,6 +149,9 @@ class Feed:
         self.drained.set()
         # What each player's DM hand message shows now, so unchanged hands are not edited.
         self.hand_shown: dict[int, object] = {}
+        # Each person's open turn ping: (the turn it is for, its DM channel, its message).
+        self._pings: dict[int, tuple[str, int, int]] = {}
+        self._pinging: asyncio.Task[None] | None = None  # the pings being sent or taken down now
         self._turns_owed: set[int] = set()  # seats whose turn edit waits for room in the budget
         self._turns_paid: set[int] = set()  # seats whose turn edit the budget has paid for, not yet sent
         self._locale: str | None = None
@@ -162,6 +166,12 @@ class Feed:
         self._failures = 0  # transient failures in a row, for the pause before the next try
         self.running: Job | None = None  # the job being shown now, for `Presenter.backlog`
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"wizard-feed-{table.id}")
+
+    def cancel(self) -> None:
+        """Stop the feed's work and its pings (the cog is unloading)."""
+        self.task.cancel()
+        if self._pinging is not None:
+            self._pinging.cancel()
 
     def push(self, job: Job, *, first: bool = False) -> None:
         """Queue `job`; `first`: before the others (a turn edit the budget has paid for is spent at
@@ -423,6 +433,7 @@ class Feed:
                 await self._edit_table()
         elif isinstance(job, RefreshHands):
             await self._refresh_hands(job.seats)
+            self.ping_soon()
         elif isinstance(job, RetireCopies):
             # A second early: the timer that pushed this job and the token's clock need not agree to the millisecond.
             await self._retire_copies(lambda c: c.expires_within(1.0) or c.message_id in job.messages, retired=True)
@@ -495,7 +506,10 @@ class Feed:
         player = self.table.players[seat]
         if self.table.game.to_move != seat or not player.is_person:
             return
-        text = t(self.locale, "table.reminder", user=player.user_id, time=duration(self.locale, round(left)))
+        # The time as Discord's relative timestamp: every reader's client writes it in their own
+        # language and words ("in 2 minutes"), and keeps it counting down.
+        deadline = self.table.turn_deadline or time.time() + left
+        text = _table.reminder_text(self.look, player.user_id, deadline)
         mention = discord.AllowedMentions(users=[discord.Object(player.user_id)])
         # One reminder a turn (a turn is the number of moves made so far), even if sent again.
         await self.channel.send(text, allowed_mentions=mention, nonce=self._nonce(f"r{len(self.table.game.log)}"))
@@ -558,7 +572,8 @@ class Feed:
             if player.user_id in old and self.hand_shown.get(player.user_id) is not RETIRED:
                 await self._retire_hand(player, old[player.user_id])
                 self.hand_shown[player.user_id] = RETIRED
-            view = _hand.hand_view(table, table.game.observation(seat), self.look_of(player), in_dm=True)
+            ping = await self.bot.manager.wants_turn_ping(player.user_id)
+            view = _hand.hand_view(table, table.game.observation(seat), self.look_of(player), in_dm=True, ping=ping)
             try:
                 # Last round's DM channel if there was one: no user lookup or channel creation per round.
                 with priority(Priority.HAND):
@@ -596,6 +611,7 @@ class Feed:
             asyncio.get_running_loop().call_later(2**attempt, self.push, job)
         # The hands already dealt (a restart, a retry), and the copies from My hand, show this moment.
         await self._refresh_hands(EVERYONE)
+        self.ping_soon()
         if closed and in_channel:
             # Said in the channel before it is stored: if the post fails or the bot dies between the
             # two, the job runs again, meets the closed DMs again and says it again, and the nonce
@@ -660,7 +676,8 @@ class Feed:
         # the last round, the round's end closes the hands (`_retire_hand`).
         if where is None or where[2] != table.game.round or table.game.is_over:
             return False
-        view = _hand.hand_view(table, table.game.observation(seat), self.look_of(player), in_dm=True)
+        ping = await self.bot.manager.wants_turn_ping(player.user_id)
+        view = _hand.hand_view(table, table.game.observation(seat), self.look_of(player), in_dm=True, ping=ping)
         shown = _hand.fingerprint(view)
         if self.hand_shown.get(player.user_id) == shown:
             return False
@@ -685,6 +702,68 @@ class Feed:
             return True
         self.hand_shown[player.user_id] = shown
         return True
+
+    def _turn_of(self, seat: int) -> str:
+        """Which turn a seat waits for now: the round and the move it is (under hidden bids everyone
+        bids at once, so a bid is one turn however many others come first)."""
+        game = self.table.game
+        if game.phase is Phase.BID and game.options.hidden_bids:
+            return f"{game.round}b"
+        return f"{game.round}.{len(game.log)}"
+
+    def ping_soon(self) -> None:
+        """Send and take down the turn pings apart from the feed's jobs: they wait for the budget
+        behind everything else, and the table must not wait behind them. One after another."""
+        before = self._pinging
+
+        async def ping() -> None:
+            if before is not None:
+                await asyncio.gather(before, return_exceptions=True)
+            try:
+                await self._ping()
+            except (*TRANSIENT, discord.HTTPException) as error:
+                log.info("game %s: a turn ping failed (%r)", self.table.id, error)
+
+        self._pinging = asyncio.get_running_loop().create_task(ping())
+
+    async def _ping(self) -> None:
+        """A short DM to each person whose move it is now and who asked for one (the hand's bell):
+        a DM notifies, an edit never does. A ping goes once its move is made (or the pings are turned
+        off), so a person has at most one. Pings are of the budget's lowest priority (TURN): they wait
+        behind every table and hand."""
+        table = self.table
+        waiting = [] if table.game.is_over or table.stopped else list(table.game.waiting_for())
+        due = {table.players[seat].user_id: self._turn_of(seat) for seat in waiting}
+        for user_id, (turn, channel_id, message_id) in list(self._pings.items()):
+            if due.get(user_id) != turn or not await self.bot.manager.wants_turn_ping(user_id):
+                del self._pings[user_id]
+                dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+                try:
+                    with priority(Priority.TURN):
+                        await dm.get_partial_message(message_id).delete()
+                except discord.HTTPException as error:
+                    if error.code != _places.UNKNOWN_MESSAGE:  # deleted by its reader: fine
+                        self._log_once("turn ping", error)
+        for seat in waiting:
+            player = table.players[seat]
+            where = table.hand_messages.get(player.user_id)
+            if (
+                not player.is_person
+                or player.user_id in table.away
+                or player.user_id in self._pings
+                or where is None
+                or where[2] != table.game.round
+                or not await self.bot.manager.wants_turn_ping(player.user_id)
+            ):
+                continue
+            turn = due[player.user_id]
+            look = self.look_of(player)
+            hand = f"https://discord.com/channels/@me/{where[0]}/{where[1]}"
+            text = look.t("ping.text", round=table.game.observation(seat).round_position, link=hand)
+            dm = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private)
+            with priority(Priority.TURN):
+                sent = await dm.send(text, nonce=self._nonce(f"g{turn}"))
+            self._pings[player.user_id] = (turn, where[0], sent.id)
 
     def _owe(self, seat: int) -> None:
         """Send a hand edit put off for want of budget as soon as the budget has room for it: the
@@ -732,6 +811,11 @@ class Feed:
             for copy in hands.of(table.id, user_id):
                 if not which(copy):
                     continue
+                if not copy.valid:
+                    # Its token ran out before this could run (the bot was busy, or down): Discord
+                    # refuses the edit (401). Its buttons stay, and a click on one is refused as stale.
+                    hands.drop(table.id, user_id, copy)
+                    continue
                 if retired:
                     view = _hand.retired_view(table, copy.round, look)
                 else:
@@ -740,6 +824,7 @@ class Feed:
                 hands.drop(table.id, user_id, copy)
 
     async def _end_round(self, result: RoundResult, last_trick: TrickResult) -> None:
+        self.ping_soon()  # the round's last move made: its ping goes
         await self._owed_pads(last_trick)  # the round's table becomes its score pad
         await self._retire_copies(lambda copy: copy.round == result.round, retired=False)
         if self.table.game.is_over:
@@ -754,6 +839,7 @@ class Feed:
             await self.channel.send(t(self.locale, "table.abandoned"), nonce=self._nonce("x"))
         await self._retire_all_hands()
         await self._retire_copies(lambda copy: True, retired=False)
+        self.ping_soon()
         await self.bot.manager.set_final_message(self.table, self.table.table_message_id or 0)
 
     async def _retire_all_hands(self) -> None:

@@ -21,7 +21,20 @@ from bot.engine import Bid, Card, ChooseTrump, Kind, Observation, Phase, Play, S
 from bot.manager import Table, placings
 
 from . import _ids, _round
-from ._look import COLOUR, HAND_EMOJI, ROW_SIZE, TURN_COLOUR, Look, button, layout, line, position, text
+from ._look import (
+    BELL_EMOJI,
+    COLOUR,
+    HAND_EMOJI,
+    NO_BELL_EMOJI,
+    ROW_SIZE,
+    TURN_COLOUR,
+    Look,
+    button,
+    layout,
+    line,
+    position,
+    text,
+)
 from ._table import back_button
 
 
@@ -104,10 +117,13 @@ def _rows(buttons: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[
     return rows
 
 
-def hand_view(table: Table, observation: Observation, look: Look, *, in_dm: bool = False) -> discord.ui.LayoutView:
+def hand_view(
+    table: Table, observation: Observation, look: Look, *, in_dm: bool = False, ping: bool | None = None
+) -> discord.ui.LayoutView:
     """A player's private view of the round, and the moves they may make now.
 
-    `in_dm`: the DM kept for the round (it names the game's channel; a copy from My hand is in it)."""
+    `in_dm`: the DM kept for the round (it names the game's channel; a copy from My hand is in it).
+    `ping`: whether the player asked for a DM at their move (the bell button sets it); None: no bell."""
     turn = is_turn(table, observation)
     heading = (
         f"### {look.t('hand.title', round=observation.round_position, rounds=observation.rounds)}"
@@ -128,9 +144,24 @@ def hand_view(table: Table, observation: Observation, look: Look, *, in_dm: bool
     if in_dm:
         container.add_item(text("-# " + look.t("hand.where", channel=table.channel_id)))
     items: list[discord.ui.Item[Any]] = [container]
+    below = discord.ui.ActionRow[Any]()
     if table.players[observation.seat].user_id in table.away:
-        items.append(discord.ui.ActionRow[Any](back_button(table, look)))
+        below.add_item(back_button(table, look))
+    if ping is not None:
+        below.add_item(ping_button(table, look, ping))
+    if below.children:
+        items.append(below)
     return layout(*items)
+
+
+def ping_button(table: Table, look: Look, on: bool) -> discord.ui.Item[Any]:
+    """The bell: turns the player's turn pings on, or off while they are on."""
+    return button(
+        _ids.build(_ids.PingId(table.id, not on)),
+        look.t("hand.ping.stop" if on else "hand.ping.start"),
+        style=discord.ButtonStyle.secondary,
+        emoji=NO_BELL_EMOJI if on else BELL_EMOJI,
+    )
 
 
 def _cards(table: Table, observation: Observation, look: Look, turn: bool) -> list[discord.ui.Item[Any]]:

@@ -7,6 +7,7 @@
                                                rule_blind, rule_length)
     wz:hand:<game>                             the table's "My hand" button
     wz:back:<game>                             "I'm back", for a player the computer stood in for
+    wz:ping:<game>:<on>                        the hand's bell: the clicker's turn pings on (1) or off (0)
     wz:record:<game>                           the finished game's record, as a JSON file
     wz:rematch:<game>                          a new lobby with the same players and options
     wz:review:<game>                           the clicker's own review of the finished game (the coach)
@@ -46,6 +47,7 @@ _NUMBER = r"0|[1-9][0-9]{0,2}"
 _LOBBY = re.compile(rf"lobby:(?P<game>{_GAME}):(?P<op>{'|'.join(LOBBY_OPS + RULE_OPS)})")
 _HAND = re.compile(rf"hand:(?P<game>{_GAME})")
 _BACK = re.compile(rf"back:(?P<game>{_GAME})")
+_PING = re.compile(rf"ping:(?P<game>{_GAME}):(?P<on>[01])")
 _RECORD = re.compile(rf"record:(?P<game>{_GAME})")
 _REMATCH = re.compile(rf"rematch:(?P<game>{_GAME})")
 _REVIEW = re.compile(rf"review:(?P<game>{_GAME})")
@@ -82,6 +84,12 @@ class BackId:
 
 
 @dataclass(frozen=True, slots=True)
+class PingId:
+    game: str
+    on: bool  # what the click sets: a second click of the same button changes nothing
+
+
+@dataclass(frozen=True, slots=True)
 class RecordId:
     game: str
 
@@ -103,7 +111,7 @@ class BoardId:
     season: int | None = None  # None: all time
 
 
-ButtonId = LobbyId | HandId | BackId | RecordId | RematchId | ReviewId | ActionId | BoardId
+ButtonId = LobbyId | HandId | BackId | PingId | RecordId | RematchId | ReviewId | ActionId | BoardId
 
 
 def build(button: ButtonId) -> str:
@@ -114,6 +122,8 @@ def build(button: ButtonId) -> str:
         custom_id = f"{PREFIX}hand:{button.game}"
     elif isinstance(button, BackId):
         custom_id = f"{PREFIX}back:{button.game}"
+    elif isinstance(button, PingId):
+        custom_id = f"{PREFIX}ping:{button.game}:{int(button.on)}"
     elif isinstance(button, RecordId):
         custom_id = f"{PREFIX}record:{button.game}"
     elif isinstance(button, RematchId):
@@ -149,6 +159,8 @@ def parse(custom_id: str) -> ButtonId:
         return HandId(match["game"])
     if match := _BACK.fullmatch(body):
         return BackId(match["game"])
+    if match := _PING.fullmatch(body):
+        return PingId(match["game"], match["on"] == "1")
     if match := _RECORD.fullmatch(body):
         return RecordId(match["game"])
     if match := _REMATCH.fullmatch(body):

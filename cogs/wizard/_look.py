@@ -30,6 +30,8 @@ REMATCH_EMOJI = "🔁"
 REVIEW_EMOJI = "🎓"  # the coach
 SETTINGS_EMOJI = "⚙️"  # the lobby's button that opens the host's private panel
 ON_EMOJI = "✅"  # a house-rule switch that is on
+BELL_EMOJI = "🔔"  # a hand's button that asks for a DM at one's move
+NO_BELL_EMOJI = "🔕"  # the same, to stop them
 CYCLE_EMOJI = "🔄"  # the game-length button, which steps to the next length at each press
 
 # Suits differ by emoji and name as well as colour, so colour-blind players can tell them apart.

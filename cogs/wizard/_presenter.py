@@ -399,4 +399,4 @@ class Presenter:
 
     def close(self) -> None:
         for feed in self._feeds.values():
-            feed.task.cancel()
+            feed.cancel()

@@ -113,5 +113,12 @@ def closed_table_view(table: Table, look: Look, *, stopped_by: Player | None) ->
     return layout(container)
 
 
+def reminder_text(look: Look, user_id: int, deadline: float) -> str:
+    """The channel's mention of a player whose time runs low. The time is Discord's relative
+    timestamp: each reader's client writes it in their own language and units ("in 2 minutes",
+    "za 2 minuty"), and keeps it counting down."""
+    return look.t("table.reminder", user=user_id, when=f"<t:{int(deadline)}:R>")
+
+
 def dm_closed_text(players: Sequence[Player], look: Look) -> str:
     return look.t("table.dm_closed", names=", ".join(f"<@{p.user_id}>" for p in players))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import discord
 import pytest
 
+from bot import i18n
 from bot.engine import Bid, Card, ChooseTrump, Deal, Game, Kind, Options, Phase, Play, Suit, deal_hands
 from bot.manager import Player, Table
 from cogs.wizard import _faces, _hand, _ids, _round, _table
@@ -247,6 +249,27 @@ def test_a_player_the_computer_plays_for_is_not_told_it_is_their_move() -> None:
     view = _hand.hand_view(table, table.game.observation(1), LOOK)
     assert "Your move" not in message(view).text()
     assert [b["label"] for row in rows(view) for b in row] == ["I'm back"]
+
+
+def test_a_dm_hand_offers_the_bell_that_says_which_way_it_switches() -> None:
+    table = three_player_round_two()
+    off = _hand.hand_view(table, table.game.observation(2), LOOK, in_dm=True, ping=False)
+    on = _hand.hand_view(table, table.game.observation(2), LOOK, in_dm=True, ping=True)
+    assert [(b["label"], b["emoji"]["name"]) for b in rows(off)[-1]] == [("Ping my turns", "🔔")]
+    assert [(b["label"], b["emoji"]["name"]) for b in rows(on)[-1]] == [("Stop pings", "🔕")]
+    # Each says what it sets, so a second click, or one on an older message, sets the same.
+    assert (moves(off)[-1], moves(on)[-1]) == (_ids.PingId("00ab", True), _ids.PingId("00ab", False))
+    # A copy from My hand, in the channel, has no bell: the choice is made where the pings arrive.
+    assert not [m for m in moves(_hand.hand_view(table, table.game.observation(2), LOOK)) if isinstance(m, _ids.PingId)]
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_a_reminder_leaves_the_time_to_discords_countdown_in_every_language(language: str) -> None:
+    text = _table.reminder_text(Look(language), 123, 1_800_000_000.7)
+    assert "<@123>" in text
+    assert "<t:1800000000:R>" in text
+    # No other number: the time left is the timestamp's to write, in the reader's words.
+    assert re.findall(r"\d+", text.replace("<@123>", "").replace("<t:1800000000:R>", "")) == []
 
 
 def test_buttons_carry_the_round_and_trick_they_were_drawn_for() -> None:

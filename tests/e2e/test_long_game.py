@@ -6,6 +6,7 @@ between. No interaction token is used once it has expired: Discord would refuse 
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 from pathlib import Path
 
@@ -41,11 +42,13 @@ async def test_a_one_day_game_lives_through_days_a_timeout_and_a_restart_without
             assert tables, "no table"
             return tables[-1]
 
+        copies: list[StoredMessage] = []
+
         async def my_hand() -> list[int]:
             """people[0] presses My hand on the table; how the bot answered (4: a new private hand)."""
             record = await driver.click(people[0], table(), "My hand")
             await record.wait_acked(3)
-            await record.wait_response()
+            copies.append(await record.wait_response())
             return record.callback_types
 
         try:
@@ -58,9 +61,18 @@ async def test_a_one_day_game_lives_through_days_a_timeout_and_a_restart_without
             # Half a day and more: the one to move is reminded; the My hand answer's token has
             # expired, so a second press gets a new private hand, not an edit through the old token.
             clock.advance(13 * HOUR)
-            await standin.wait_for(lambda: messages_of(driver, channel, "12 hours left"), 10, "the reminder")
+            await standin.wait_for(lambda: messages_of(driver, channel, "time runs out <t:"), 10, "the reminder")
+            # The time left as Discord's relative timestamp, which every reader's client counts down.
+            (reminder,) = messages_of(driver, channel, "time runs out <t:")
+            deadline = re.search(r"<t:(\d+):R>", reminder.text())
+            assert deadline is not None
+            assert 10 * HOUR < int(deadline[1]) - clock.now() < 11 * HOUR + 60
             assert await my_hand() == [4]
+            edits = copies[-1].edits
             assert await players.move()  # a DM click, its hand's turn edits from now on by the bot's token
+            # The copy follows the move through its fresh token before the day passes: a day does not
+            # pass between a token's check and its use, as the moved clock could make it.
+            await standin.wait_for(lambda: copies[-1].edits > edits, 10, "the copy brought up to date")
 
             # A day: the turn runs out while the bot runs, and the computer moves for that person.
             clock.advance(DAY)

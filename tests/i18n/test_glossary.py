@@ -72,7 +72,7 @@ def test_each_catalog_keeps_its_glossary(language: str) -> None:
         ("pl", "error.already_bid", "W tej rundzie już zadeklarowałeś.", "error.already_bid: uses"),
         ("cs", "lobby.rule_add_up", "Součet odhadů omezen", "lobby.rule_add_up: says rule.add_up without"),
         ("ko", "settings.rule.hidden_bids", "숨긴 예측: {value}", "settings.rule.hidden_bids: uses “숨긴 예측”"),
-        ("ko", "table.reminder", "⏰ <@{user}> 님, Wizard에서 차례입니다 — {time} 남았습니다.", "table.reminder: uses"),
+        ("ko", "table.reminder", "⏰ <@{user}> 님, Wizard에서 차례입니다 — {when} 끝납니다.", "table.reminder: uses"),
     ],
 )
 def test_a_departure_from_the_glossary_is_reported(language: str, key: str, wrong: str, expected: str) -> None:

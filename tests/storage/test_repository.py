@@ -677,6 +677,20 @@ async def test_a_player_without_games_has_no_stats_and_no_standing(
     assert [await repository.standing(guild, user, sort) for sort in Sort] == [None] * len(Sort)
 
 
+# -- a person's choices ----------------------------------------------------------------------
+
+
+async def test_turn_pings_are_kept_per_person_until_turned_off(repository: Repository) -> None:
+    assert await repository.turn_pings([ANN, BO]) == set()
+    await repository.set_turn_ping(ANN, True)
+    await repository.set_turn_ping(ANN, True)  # a second click of an old message: still on, once
+    await repository.set_turn_ping(CY, True)
+    assert await repository.turn_pings([ANN, BO, CY]) == {ANN, CY}
+    await repository.set_turn_ping(ANN, False)
+    await repository.set_turn_ping(BO, False)  # off when it was never on: nothing to do
+    assert await repository.turn_pings([ANN, BO, CY, DI]) == {CY}
+
+
 # -- the leaderboard -------------------------------------------------------------------------
 
 BOARD_GAMES = 3

@@ -1,0 +1,7 @@
+-- The people who asked for a turn ping: a short DM when their move comes (the hand's bell button).
+-- A person without a row gets none; the choice is theirs across servers and games.
+
+CREATE TABLE turn_pings (
+    user_id    INTEGER PRIMARY KEY,
+    updated_at REAL NOT NULL
+);
