@@ -55,7 +55,7 @@ def main() -> None:
         walls, cpus = [], []
         for seed in range(args.charts):
             wall, cpu = time.perf_counter(), time.process_time()
-            totals_chart(names(players, locale), history(players, rounds, seed), locale)
+            totals_chart(names(players, locale), history(players, rounds, seed), range(1, rounds + 1), locale)
             walls.append(time.perf_counter() - wall)
             cpus.append(time.process_time() - cpu)
         first = " (the first chart drawn)" if number == 0 else ""
