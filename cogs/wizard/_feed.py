@@ -449,7 +449,6 @@ class Feed:
                 _chart.totals_chart, names, table.game.history, table.game.round_numbers, self.locale
             )
             embed = _end.final_embed(table, self.locale)
-            embed.add_field(name=t(self.locale, "final.chart"), value="\u200b", inline=False)
             embed.set_image(url="attachment://totals.png")
             try:
                 message = await self.channel.send(
