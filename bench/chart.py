@@ -3,9 +3,11 @@
 python bench/chart.py [--charts 10]
 
 Draws `--charts` charts of each kind below one after another, as the bot does once a game is over
-(`totals_chart`, which it runs in a thread), and prints the first chart's time apart from the rest:
-the first pays for importing matplotlib and registering the fonts. Wall-clock and CPU time are both
-printed, since other work on the machine skews the wall clock.
+(`totals_chart`, which it runs in a thread), and prints each kind's first chart apart from the rest:
+the very first pays for importing matplotlib and registering the fonts, and the first with a new
+set of Korean (CJK) characters for cutting them out of Noto Sans CJK at its Regular weight (the
+English 6-player games have a Korean name, the Korean ones Korean texts). Wall-clock and CPU time
+are both printed, since other work on the machine skews the wall clock.
 """
 
 from __future__ import annotations
