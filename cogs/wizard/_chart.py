@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
+import subprocess
+import sys
 import tempfile
 import threading
 import unicodedata
@@ -19,6 +22,8 @@ if TYPE_CHECKING:
     from matplotlib.backend_bases import RendererBase
     from matplotlib.figure import Figure
     from matplotlib.text import Text
+
+log = logging.getLogger(__name__)
 
 # The size. Discord shows an embed's image at most about 300 px wide on a phone (a 390 px screen)
 # and within about 400 × 300 px on a desktop, so a square image is shown 300 px wide on both: one
@@ -69,6 +74,32 @@ CJK = ("manimgx_fonts_cjk", "NotoSansCJK-VF.otf.ttc")
 CJK_FACE = 1
 REGULAR = 400
 KEPT_CUTS = 16  # the cuts kept, each a file of a few KiB registered with matplotlib
+# The cut runs in a child process: fontTools reads the tables of all 65,535 glyphs in pure Python,
+# which in the bot's process would hold the GIL against the event loop for that second and leave
+# the process some 50 MiB larger for good. It reads the characters (code points) from stdin.
+CUT = """
+import sys
+from fontTools import subset
+from fontTools.ttLib import TTFont
+from fontTools.varLib import instancer
+
+collection, face, weight, family, path = sys.argv[1:]
+with TTFont(collection, fontNumber=int(face), lazy=True) as font:
+    options = subset.Options()
+    options.notdef_outline = True
+    cutter = subset.Subsetter(options)
+    cutter.populate(unicodes=[int(code) for code in sys.stdin.read().split()])
+    cutter.subset(font)
+    instancer.instantiateVariableFont(font, {"wght": int(weight)}, inplace=True)
+    font["OS/2"].usWeightClass = int(weight)
+    # Its own family name: two cuts must not be taken for one another.
+    names = font["name"]
+    names.names = []
+    for number, value in ((1, family), (2, "Regular"), (4, family), (6, family.replace(" ", ""))):
+        names.setName(value, number, 3, 1, 0x409)
+    font.save(path)
+"""
+CUT_TIMEOUT = 120  # seconds; it takes one or two
 
 
 class _Fonts(NamedTuple):
@@ -116,36 +147,31 @@ def font_families(texts: Sequence[str] = ()) -> list[str]:
 
 def _cjk_cut(collection: Path, characters: frozenset[str]) -> str:
     """The family name of Noto Sans CJK Regular cut down to `characters` (those it lacks are left
-    out), registered with matplotlib; the cuts used least recently are dropped. Called under _lock."""
+    out), registered with matplotlib; the cuts used least recently are dropped. Called under _lock.
+
+    Should the cut fail, the chart is drawn with the collection's Thin default rather than not at all.
+    """
     from matplotlib import font_manager
 
     if characters in _cuts:
         _cuts.move_to_end(characters)
         return _cuts[characters][0]
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-    from fontTools.varLib import instancer
-
     if not _folder:
         # Removed with its files when the bot stops.
         _folder.append(tempfile.TemporaryDirectory(prefix="wizard-chart-fonts-"))
-    digest = hashlib.sha256("".join(sorted(characters)).encode()).hexdigest()[:16]
+    digest = hashlib.sha256("".join(sorted(characters)).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     family = f"Wizard Chart CJK {digest}"
     path = Path(_folder[0].name) / f"{digest}.otf"
-    with TTFont(collection, fontNumber=CJK_FACE, lazy=True) as font:
-        options = subset.Options()
-        options.notdef_outline = True
-        cutter = subset.Subsetter(options)
-        cutter.populate(text="".join(characters))
-        cutter.subset(font)
-        instancer.instantiateVariableFont(font, {"wght": REGULAR}, inplace=True)
-        font["OS/2"].usWeightClass = REGULAR
-        # Its own family name: two cuts must not be taken for one another.
-        names = font["name"]
-        names.names = []
-        for number, value in ((1, family), (2, "Regular"), (4, family), (6, family.replace(" ", ""))):
-            names.setName(value, number, 3, 1, 0x409)
-        font.save(path)
+    command = [sys.executable, "-c", CUT, str(collection), str(CJK_FACE), str(REGULAR), family, str(path)]
+    codes = " ".join(str(ord(c)) for c in sorted(characters))
+    try:
+        subprocess.run(command, input=codes, text=True, capture_output=True, check=True, timeout=CUT_TIMEOUT)
+    except (OSError, subprocess.SubprocessError) as error:
+        stderr = getattr(error, "stderr", None) or ""
+        log.error("could not cut Noto Sans CJK Regular (%s); the chart uses its Thin face\n%s", error, stderr)
+        if not any(entry.fname == str(collection) for entry in font_manager.fontManager.ttflist):
+            font_manager.fontManager.addfont(collection)
+        return str(font_manager.FontProperties(fname=collection).get_name())
     font_manager.fontManager.addfont(path)
     _cuts[characters] = (family, path)
     while len(_cuts) > KEPT_CUTS:

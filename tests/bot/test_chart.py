@@ -177,6 +177,20 @@ def test_the_fonts_cut_for_the_chart_are_dropped_once_too_many(monkeypatch: pyte
     assert font_families(["나"])[1] == new
 
 
+def test_a_cut_that_fails_leaves_korean_in_the_thin_face_rather_than_no_chart(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(_chart, "CUT", "import sys; sys.exit('no fontTools here')")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        png = totals_chart(["다람쥐", "Bo", "Cy"], history([10, 20, 30], 2), [1, 2], "en")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    [record] = [r for r in caplog.records if r.name == "cogs.wizard._chart"]
+    assert record.levelno == logging.ERROR
+    assert "Thin" in record.getMessage()
+    assert "no fontTools here" in record.getMessage()
+
+
 @pytest.mark.parametrize(
     "options",
     [Options(), Options(rounds=4), Options(schedule="even"), Options(schedule="even", rounds=3)],
