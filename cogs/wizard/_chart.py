@@ -38,17 +38,17 @@ PAD = 30  # pixels from the card's edge to anything on it
 PX = 72 / DPI  # one pixel in points
 
 # A dark card with round corners, the same on both themes: no colour can be read as text (4.5:1)
-# against both Discord's dark background (#313338) and its light one (#FFFFFF), so a transparent
-# chart would need a halo round every line and letter. On the dark theme the card sits a shade
-# below the message, like Discord's own panels; on the light theme it is a dark picture, which
-# does not glare as the old white one did on the dark theme.
+# against both Discord's dark background (#313338) and its light one (#FFFFFF), the best any does
+# being 3.6:1, so a transparent chart would need a halo round every line and letter. On the dark
+# theme the card sits a shade below the message, like Discord's own panels; on the light theme it
+# is a dark picture, which does not glare as the old white one did on the dark theme.
 CARD = "#18191C"
-INK = "#DBDEE1"  # Discord's own text colour on dark: 12:1 on the card
+INK = "#DBDEE1"  # Discord's own text colour on dark: 13:1 on the card
 FAINT = "#80848E"  # the axes and the zero line: 4.7:1
 GRID = "#2E3035"
 
 # The Okabe-Ito colours, told apart by people with any colour-vision deficiency, less its dark blue
-# (3:1 on the card) and plus its yellow: each one, used for the line's label too, is at least 4.5:1
+# (3.4:1 on the card) and plus its yellow: each one, used for the line's label too, is at least 4.5:1
 # on the card. Every line also has its own marker and dash pattern, and a label at its end.
 COLOURS = ["#56B4E9", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#D55E00"]
 MARKERS = ["o", "s", "^", "D", "v", "P"]

@@ -246,6 +246,19 @@ def test_each_line_ends_in_a_label_with_the_players_name_and_final_score_in_its_
     assert not axes.get_legend()
 
 
+def luminance(colour: str) -> float:
+    """The relative luminance of a colour "#RRGGBB" (WCAG 2)."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@pytest.mark.parametrize("colour", [*COLOURS, _chart.INK])
+def test_every_colour_of_text_reads_on_the_card(colour: str) -> None:
+    darker, lighter = sorted((luminance(colour), luminance(_chart.CARD)))
+    assert (lighter + 0.05) / (darker + 0.05) >= 4.5  # WCAG's contrast for text
+
+
 @pytest.mark.parametrize(
     "finals", [[100, 100, 100, 100, 100, 100], [100, 95, 90, 105, 0, -5], [0, 0, 5, 10, 500, 505]], ids=str
 )
