@@ -456,9 +456,10 @@ class Feed:
         # Drawing takes a tenth of a second or more: not on the event loop.
         view = _end.final_view(table, self.locale)
         if "attach_files" not in self._lacking():
-            png = await asyncio.to_thread(_chart.totals_chart, names, table.game.history, self.locale)
+            png = await asyncio.to_thread(
+                _chart.totals_chart, names, table.game.history, table.game.round_numbers, self.locale
+            )
             embed = _end.final_embed(table, self.locale)
-            embed.add_field(name=t(self.locale, "final.chart"), value="\u200b", inline=False)
             embed.set_image(url="attachment://totals.png")
             try:
                 message = await self.channel.send(

@@ -110,6 +110,9 @@ async def test_the_end_shows_a_chart_and_offers_the_record_and_a_rematch(world: 
     final = next(m for m in world.driver.channel_view(world.channel) if "Final standings" in m.text())
     assert final.attachment_names == ["totals.png"]
     assert final.files["totals.png"][:8] == b"\x89PNG\r\n\x1a\n"
+    [embed] = final.embeds
+    assert embed["image"]["url"] == "attachment://totals.png"
+    assert all(field["value"].strip("\u200b ") for field in embed.get("fields", []))  # no empty heading above it
     bob = world.people[1]
     record = await (await world.driver.click(bob, final, "Game record")).wait_response()
     assert record.ephemeral
