@@ -36,6 +36,7 @@ Interaction = discord.Interaction[Any]
 
 # The same choices as /wizard settings offers for the server's defaults.
 TURN_TIMERS = _settings.TIMER_CHOICES
+PING_CHOICES = [app_commands.Choice(name=command_text(f"ping.choice.{value}"), value=value) for value in ("on", "off")]
 LEVELS = _settings.LEVEL_CHOICES
 # A game needs one person, who opens it; the other seats may all be computer players.
 MOST_COMPUTERS = rules.MAX_PLAYERS - 1
@@ -46,6 +47,7 @@ UNKNOWN_INTERACTION = 10062
 HELP_COMMANDS = (
     "wizard.start",
     "wizard.hand",
+    "wizard.pings",
     "wizard.rules",
     "wizard.stop",
     "wizard.help",
@@ -353,6 +355,18 @@ class WizardCog(commands.Cog, name="Wizard"):
         if await self._is_shown(interaction, table):
             await self._show_hand(interaction, table.id)
 
+    @wizard.command(name="pings", description=command_text("command.wizard.pings"))
+    @app_commands.describe(switch=command_text("command.wizard.pings.switch"))
+    @app_commands.choices(switch=PING_CHOICES)
+    async def pings(self, interaction: Interaction, switch: app_commands.Choice[str]) -> None:
+        """Turn pings on or off: a short DM when your move comes, in every game (the hand's bell too)."""
+        on = switch.value == "on"
+        await self.manager.set_turn_ping(interaction.user.id, on)
+        self.presenter.pings_changed(interaction.user.id)
+        await interaction.response.send_message(
+            t(_locale(interaction), "ping.now_on" if on else "ping.now_off"), ephemeral=True
+        )
+
     @wizard.command(name="rules", description=command_text("command.wizard.rules"))
     async def rules(self, interaction: Interaction) -> None:
         """Explain the rules of Wizard in short."""
@@ -652,12 +666,12 @@ class WizardCog(commands.Cog, name="Wizard"):
             raise GameRefused(Refusal.NOT_IN_GAME)
         on = button.on
         await self.manager.set_turn_ping(interaction.user.id, on)
-        self.presenter.feed(table).ping_soon()  # their move may be now, or its ping must go
         message = interaction.message
         if message is None or not table.is_hand_message(interaction.user.id, message.id):
             # An older round's hand: the choice is made, and said.
             text = t(_locale(interaction), "ping.now_on" if on else "ping.now_off")
             await interaction.response.send_message(text, ephemeral=True)
+            self.presenter.pings_changed(interaction.user.id)
             return
         moves = len(table.game.log)
         view = _hand.hand_view(table, table.game.observation(seat), self._look(interaction), in_dm=True, ping=on)
@@ -666,6 +680,7 @@ class WizardCog(commands.Cog, name="Wizard"):
         copy = _private.Copy(interaction, message.id, table.game.round, shown=_hand.fingerprint(view))
         self.presenter.dm_hands.remember(table.id, interaction.user.id, copy)
         self.presenter.settle(table, interaction.user.id, message.id, moves)
+        self.presenter.pings_changed(interaction.user.id)  # this hand shows it; their other games' too
 
     async def _action_click(self, interaction: Interaction, button: _ids.ActionId) -> None:
         table = self.manager.table(button.game)

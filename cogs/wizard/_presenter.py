@@ -262,6 +262,15 @@ class Presenter:
                 return message
         return None
 
+    def pings_changed(self, user_id: int) -> None:
+        """A person turned their turn pings on or off: each of their games' hands shows the bell
+        the other way, and a ping is sent now or taken down."""
+        for feed in list(self._feeds.values()):
+            seat = feed.table.seat_of(user_id)
+            if seat is not None and not feed.table.game.is_over:
+                feed.push(RefreshHands(frozenset((seat,))))
+                feed.ping_soon()
+
     def note_hand_shown(self, table: Table, user_id: int, message_id: int, view: discord.ui.LayoutView) -> None:
         """A click's response already showed this hand in `message_id`: if that is the DM, don't edit it again."""
         if table.is_hand_message(user_id, message_id) and not table.guest:

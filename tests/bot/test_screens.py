@@ -11,6 +11,7 @@ import pytest
 
 from bot import i18n
 from bot.engine import Bid, Card, ChooseTrump, Deal, Game, Kind, Options, Phase, Play, Suit, deal_hands
+from bot.guild_settings import TURN_TIMERS
 from bot.manager import Player, Table
 from cogs.wizard import _faces, _hand, _ids, _round, _table
 from cogs.wizard._look import Look
@@ -264,12 +265,17 @@ def test_a_dm_hand_offers_the_bell_that_says_which_way_it_switches() -> None:
 
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_a_reminder_leaves_the_time_to_discords_countdown_in_every_language(language: str) -> None:
-    text = _table.reminder_text(Look(language), 123, 1_800_000_000.7)
+@pytest.mark.parametrize("timer", TURN_TIMERS)
+def test_a_reminder_leaves_the_time_to_discords_countdown_in_every_language(language: str, timer: int) -> None:
+    # The reminder comes at half the turn's time; Discord writes what is left in whole units, in
+    # the reader's language ("in 3 minutes", "za 8 minut"), and counts down.
+    deadline = 1_800_000_000.7 + timer / 2
+    text = _table.reminder_text(Look(language), 123, deadline)
     assert "<@123>" in text
-    assert "<t:1800000000:R>" in text
+    timestamp = f"<t:{int(deadline)}:R>"
+    assert timestamp in text
     # No other number: the time left is the timestamp's to write, in the reader's words.
-    assert re.findall(r"\d+", text.replace("<@123>", "").replace("<t:1800000000:R>", "")) == []
+    assert re.findall(r"\d+", text.replace("<@123>", "").replace(timestamp, "")) == []
 
 
 def test_buttons_carry_the_round_and_trick_they_were_drawn_for() -> None:

@@ -3,7 +3,7 @@ their move comes, one at a time, taken down once the move is made."""
 
 from __future__ import annotations
 
-from tests.e2e._play import Recorder, latest_hand, start_game
+from tests.e2e._play import Recorder, latest_hand, reply_text, start_game
 from tests.e2e.conftest import World
 from tests.e2e.standin import StoredMessage, User
 
@@ -58,7 +58,14 @@ async def test_a_person_who_asks_gets_one_dm_at_each_move_and_it_goes_once_the_m
     assert len(pinged) >= 3 + 1  # a bid a round and at least one card
 
 
-async def test_the_choice_is_kept_for_the_next_game_and_turned_off_the_same_way(world: World) -> None:
+class SecondGame(Recorder):
+    """Plays the channel's second game: the first one's final standings are already there."""
+
+    def finished(self) -> bool:
+        return sum("Final standings" in m.text() for m in self.world.driver.channel_view(self.world.channel)) >= 2
+
+
+async def test_the_choice_is_kept_for_the_next_game_and_turned_off_by_the_command(world: World) -> None:
     seats = world.people[:3]
     alice = seats[0]
     await start_game(world, seats, rounds=1)
@@ -67,15 +74,25 @@ async def test_the_choice_is_kept_for_the_next_game_and_turned_off_the_same_way(
     await world.standin.wait_for(lambda: "Stop pings" in labels(latest_hand(world, alice)), 5, "the bell on")
     await Recorder(world, seats).play_to_end()
     await world.standin.wait_for(lambda: pings(world, alice) == [], 5, "no ping left at the end")
-    assert await world.bot.manager.wants_turn_ping(alice.id)
 
     before = latest_hand(world, alice)
-    await start_game(world, seats, rounds=1)
+    table = await start_game(world, seats, rounds=2)
     hand = await world.standin.wait_for(
         lambda: (shown := latest_hand(world, alice)) is not before and shown, 5, "alice's hand in the second game"
     )
     assert "Stop pings" in labels(hand)  # remembered
-    await (await world.driver.click(alice, hand, "Stop pings")).wait_acked(3)
+    recorder = SecondGame(world, seats)
+    await recorder.play_until(lambda: table.game.to_move == table.seat_of(alice.id))
+    await world.standin.wait_for(lambda: len(pings(world, alice)) == 1, 5, "alice's ping at her move")
+
+    record = await world.driver.slash(alice, world.channel, "wizard pings", {"switch": "off"})
+    assert await reply_text(record, alice) == "Turn pings are off."
+    # The hand's bell turns, and the open ping goes.
     await world.standin.wait_for(lambda: "Ping my turns" in labels(latest_hand(world, alice)), 5, "the bell off")
-    assert not await world.bot.manager.wants_turn_ping(alice.id)
-    await world.standin.wait_for(lambda: pings(world, alice) == [], 5, "an open ping taken down when turned off")
+    await world.standin.wait_for(lambda: pings(world, alice) == [], 5, "the open ping taken down")
+    await recorder.play_to_end()
+    assert pings(world, alice) == []
+
+    record = await world.driver.slash(alice, world.channel, "wizard pings", {"switch": "on"})
+    assert await reply_text(record, alice) == "Turn pings are on: I'll send you a short DM when your move comes."
+    assert await world.bot.manager.wants_turn_ping(alice.id)

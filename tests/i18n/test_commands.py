@@ -86,8 +86,8 @@ async def test_every_choice_name_is_localised(payloads: list[dict[str, Any]]) ->
     choices = [(path, choice) for path, item in walk(payloads) for choice in item.get("choices", [])]
     # /wizard start's turn timers and computer levels, the leaderboard's sort orders, and /wizard settings'
     # turn timers, computer levels, languages (the server's, or one of the catalogs), season lengths and
-    # season commands (start, end).
-    assert len(choices) == 8 + 3 + 4 + 8 + 3 + 1 + len(i18n.LANGUAGES) + 3 + 2
+    # season commands (start, end), and /wizard pings' on and off.
+    assert len(choices) == 8 + 3 + 4 + 8 + 3 + 1 + len(i18n.LANGUAGES) + 3 + 2 + 2
     for path, choice in choices:
         assert 1 <= len(choice["name"]) <= 100
         assert set(choice.get("name_localizations") or {}) == set(LOCALISED), (path, choice["name"])
