@@ -812,7 +812,7 @@ class Feed:
             for copy in hands.of(table.id, user_id):
                 if not which(copy):
                     continue
-                if not copy.valid:
+                if not copy.editable:
                     # Its token ran out before this could run (the bot was busy, or down): Discord
                     # refuses the edit (401). Its buttons stay, and a click on one is refused as stale.
                     hands.drop(table.id, user_id, copy)

@@ -49,6 +49,12 @@ class Copy:
     def valid(self) -> bool:
         return token_valid(self.interaction)
 
+    @property
+    def editable(self) -> bool:
+        """Whether Discord would still take an edit through its token (the margin of `valid` spent:
+        the copy's retirement comes at its deadline, a minute before this runs out)."""
+        return discord.utils.utcnow() < self.interaction.created_at + TOKEN_LIFETIME
+
     def expires_within(self, seconds: float) -> bool:
         """Whether its token can no longer be counted on `seconds` from now."""
         return discord.utils.utcnow() + datetime.timedelta(seconds=seconds) >= deadline(self.interaction)

@@ -28,6 +28,21 @@ def action_buttons(message: StoredMessage) -> list[dict[str, object]]:
     return buttons
 
 
+def legal_ids(table: Table, seat: int) -> set[str]:
+    """The custom_ids of the moves the rules allow the seat now (`table.game` is read afresh each
+    time: the manager may replace it)."""
+    game = table.game
+    return {
+        _ids.build(_ids.ActionId(table.id, game.round, table.next_trick(seat), action))
+        for action in game.legal_actions_for(seat)
+    }
+
+
+def enabled_ids(message: StoredMessage) -> set[str]:
+    """The custom_ids of a message's enabled move buttons."""
+    return {str(button["custom_id"]) for button in action_buttons(message)}
+
+
 def latest_hand(world: World, user: User) -> StoredMessage | None:
     """The user's newest DM from the bot that shows a hand."""
     messages = [m for m in world.driver.dm_view(user) if "Your hand" in m.text()]

@@ -13,7 +13,16 @@ import pytest
 from bot.engine import Observation, Phase
 from bot.manager import Table
 from cogs.wizard import _ids
-from tests.e2e._play import Recorder, action_buttons, latest_hand, reply_text, start_game, table_message
+from tests.e2e._play import (
+    Recorder,
+    action_buttons,
+    enabled_ids,
+    latest_hand,
+    legal_ids,
+    reply_text,
+    start_game,
+    table_message,
+)
 from tests.e2e._reading import Face, Reading, read
 from tests.e2e.conftest import World, open_world
 from tests.e2e.standin import DiscordStandin, StoredMessage, User
@@ -57,22 +66,10 @@ def shows_the_game(reading: Reading, table: Table, observation: Observation) -> 
     return wrong
 
 
-def legal_ids(table: Table, seat: int) -> set[str]:
-    game = table.game
-    return {
-        _ids.build(_ids.ActionId(table.id, game.round, table.next_trick(seat), action))
-        for action in game.legal_actions_for(seat)
-    }
-
-
-def enabled(message: StoredMessage) -> set[str]:
-    return {str(button["custom_id"]) for button in action_buttons(message)}
-
-
 def at_move(world: World, table: Table, user: User, seat: int) -> StoredMessage | None:
     """The user's DM hand, once it offers exactly the moves the rules allow the seat now."""
     hand = latest_hand(world, user)
-    return hand if hand is not None and enabled(hand) == legal_ids(table, seat) else None
+    return hand if hand is not None and enabled_ids(hand) == legal_ids(table, seat) else None
 
 
 async def test_a_player_reading_only_the_dm_hand_plays_a_whole_game(world: World) -> None:
@@ -90,7 +87,7 @@ async def test_a_player_reading_only_the_dm_hand_plays_a_whole_game(world: World
 
         def at_move(user: User = user, seat: int = seat) -> StoredMessage | None:
             hand = latest_hand(world, user)
-            if hand is None or enabled(hand) != legal_ids(table, seat):
+            if hand is None or enabled_ids(hand) != legal_ids(table, seat):
                 return None
             return hand if not shows_the_game(read(hand), table, table.game.observation(seat)) else None
 
@@ -113,7 +110,7 @@ async def test_a_player_reading_only_the_dm_hand_plays_a_whole_game(world: World
                     return reading is not None and not shows_the_game(reading, table, obs)
 
                 await world.standin.wait_for(waits, 5, f"{other.name}'s DM while {user.name} moves")
-        record = await world.driver.click(user, hand, rng.choice(sorted(enabled(hand))))
+        record = await world.driver.click(user, hand, rng.choice(sorted(enabled_ids(hand))))
         await record.wait_acked(3)
         decisions += 1
     assert decisions == len(table.game.log)  # every bid, card and trump choice of the four rounds
@@ -140,13 +137,13 @@ async def test_my_hand_copies_follow_every_move_and_none_keeps_live_buttons_afte
         mover = user_of(world, table, seat)
         hand = await world.standin.wait_for(
             lambda m=mover, s=seat: (
-                (h := latest_hand(world, m)) is not None and enabled(h) == legal_ids(table, s) and h
+                (h := latest_hand(world, m)) is not None and enabled_ids(h) == legal_ids(table, s) and h
             ),
             5,
             f"{mover.name}'s move",
         )
         assert isinstance(hand, StoredMessage)
-        record = await world.driver.click(mover, hand, rng.choice(sorted(enabled(hand))))
+        record = await world.driver.click(mover, hand, rng.choice(sorted(enabled_ids(hand))))
         await record.wait_acked(3)
         for user, copy in copies:
             copy_seat = table.seat_of(user.id)
@@ -157,7 +154,7 @@ async def test_my_hand_copies_follow_every_move_and_none_keeps_live_buttons_afte
                 if table.game.round != 2:
                     return not action_buttons(shown)
                 obs = table.game.observation(copy_seat)
-                live_buttons = enabled(shown) == (
+                live_buttons = enabled_ids(shown) == (
                     legal_ids(table, copy_seat) if copy_seat in table.game.waiting_for() else set()
                 )
                 return live_buttons and not shows_the_game(read(shown), table, obs)

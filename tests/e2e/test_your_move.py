@@ -6,11 +6,11 @@ import random
 
 from bot.engine import Phase, led_suit
 from bot.manager import Table
-from cogs.wizard import _ids
 from tests.e2e._play import (
-    action_buttons,
+    enabled_ids,
     host_panel,
     latest_hand,
+    legal_ids,
     shown_round,
     start_game,
     table_message,
@@ -20,20 +20,6 @@ from tests.e2e.conftest import World
 from tests.e2e.standin import StoredMessage, User
 
 YOUR_MOVE = "▶ Your move"
-
-
-def legal_ids(table: Table, seat: int) -> set[str]:
-    """The custom_ids of the moves the rules allow the seat now (`table.game` is read afresh each
-    time: the manager may replace it)."""
-    game = table.game
-    return {
-        _ids.build(_ids.ActionId(table.id, game.round, table.next_trick(seat), action))
-        for action in game.legal_actions_for(seat)
-    }
-
-
-def enabled_ids(message: StoredMessage) -> set[str]:
-    return {str(button["custom_id"]) for button in action_buttons(message)}
 
 
 def user_of(world: World, table: Table, seat: int) -> User:
