@@ -107,7 +107,7 @@ class Reading:
     over: bool = False
 
 
-_TITLE = re.compile(r"round (\d+) of (\d+)")
+_TITLE = re.compile(r"round (\d+) of (\d+)", re.IGNORECASE)  # "Round 1 of 15 — results" too
 _SEAT = re.compile(
     r"^(?P<marker>▶ )?\*\*(?P<name>.+?)(?P<you> \(you\))?\*\* — (?P<tricks>.+?) · (?P<score>[−\-]?\d+) points?",
     re.MULTILINE,

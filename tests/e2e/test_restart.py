@@ -190,45 +190,47 @@ async def test_killed_at_random_moments_the_game_finishes_with_every_move_once(t
     assert bot.starts == KILLS + 1
 
 
-# Where a kill cuts off what the bot was posting: (the card before which the request is held, whose
-# request, how many of its kind pass first). Two rounds of three players: round 1 ends with the 3rd
-# card (its score pad, round 2's table, then the DM hands), the game with the 9th (the last pad, then
-# the final standings).
+# Where a kill cuts off what the bot was sending: (the card before which the request is held, whose
+# request, the request, how many of its kind pass first). Two rounds of three players: round 1 ends
+# with the 3rd card (its table closes into its score pad, an edit; then round 2's table and the DM
+# hands are posted), the game with the 9th (the last table closes, then the final standings).
 CUT_OFF = {
-    "round 1's score pad": (3, "channel", 0),
-    "round 2's table": (3, "channel", 1),
-    "bob's round 2 hand, while dealing": (3, "bob", 0),
-    "the last score pad": (9, "channel", 0),
-    "the final standings": (9, "channel", 1),
+    "round 1's table closing into its score pad": (3, "channel", "PATCH", 0),
+    "round 2's table": (3, "channel", "POST", 0),
+    "bob's round 2 hand, while dealing": (3, "bob", "POST", 0),
+    "the last table closing": (9, "channel", "PATCH", 0),
+    "the final standings": (9, "channel", "POST", 0),
 }
 
 
-@pytest.mark.parametrize(("card", "where", "skip"), CUT_OFF.values(), ids=CUT_OFF.keys())
-@pytest.mark.parametrize("processed", [False, True], ids=["post-lost", "post-made"])
-async def test_what_a_kill_cut_off_is_posted_after_the_restart_once(
-    tmp_path: Path, card: int, where: str, skip: int, processed: bool
+@pytest.mark.parametrize(("card", "where", "method", "skip"), CUT_OFF.values(), ids=CUT_OFF.keys())
+@pytest.mark.parametrize("processed", [False, True], ids=["lost", "made"])
+async def test_what_a_kill_cut_off_is_sent_after_the_restart_once(
+    tmp_path: Path, card: int, where: str, method: str, skip: int, processed: bool
 ) -> None:
-    """The bot is killed while a post is in flight: the post either never reached Discord, or did and
-    only its answer was lost. After the restart the channel and the DMs hold exactly what a run
-    without the kill holds: every score pad, table, hand and the standings, once."""
+    """The bot is killed while a post or an edit is in flight: it either never reached Discord, or
+    did and only its answer was lost. After the restart the channel and the DMs hold exactly what a
+    run without the kill holds: every table closed into its score pad, every hand, and the
+    standings, once."""
     async with bot_with_a_game(tmp_path, rounds=2) as run:
         standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
         players = Players(standin, driver, channel, people)
         while await players.move(before_card=card):
             pass
         target = channel if where == "channel" else standin.dm_channel_for(people[1])
-        held = standin.hold("POST", rf"/channels/{target.id}/messages$", skip=skip)
+        path = rf"/channels/{target.id}/messages" + ("$" if method == "POST" else r"/\d+$")
+        held = standin.hold(method, path, skip=skip)
         assert await players.move(answered=False)
-        await standin.wait_for(lambda: held.hits == 1, 10, "the post in flight")
+        await standin.wait_for(lambda: held.hits == 1, 10, "the request in flight")
         await bot.kill()
         if processed:
-            posts = len(standin.rest_calls("POST"))
-            held.release()  # Discord makes the message; the bot never hears of it
-            await standin.wait_for(lambda: len(standin.rest_calls("POST")) > posts, 5, "the held post made")
+            calls = len(standin.rest_calls(method))
+            held.release()  # Discord acts on the request; the bot never hears of it
+            await standin.wait_for(lambda: len(standin.rest_calls(method)) > calls, 5, "the held request made")
         await bot.start()
         while await players.move():
             pass
-        assert_each_shown_once(driver, channel, people, rounds=2)
+    assert_each_shown_once(driver, channel, people, rounds=2)
 
 
 def heading(message: StoredMessage) -> str:
