@@ -31,8 +31,9 @@ from bot.ai.players import EasyPlayer, HardPlayer, NormalPlayer
 from bot.engine import Game, Options
 
 from .baseline import BaselinePlayer
+from .pimc import PimcPlayer
 
-LEVELS = ("random", "baseline", "easy", "normal", "hard")
+LEVELS = ("random", "baseline", "pimc", "easy", "normal", "hard")
 
 
 @dataclass
@@ -60,6 +61,8 @@ def build_player(level: str, seed: int, budget: int | None) -> Player:
         return RandomPlayer(rng)
     if level == "baseline":
         return BaselinePlayer(rng)
+    if level == "pimc":
+        return PimcPlayer(rng)
     if level == Level.EASY.value:
         return EasyPlayer(rng)
     if level == Level.NORMAL.value:
