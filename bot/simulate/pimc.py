@@ -310,7 +310,9 @@ class PimcPlayer:
     """Plain determinized search (see the module docstring): `budget` simulated card plays per
     decision, spread over at least `min_worlds` and at most `max_worlds` sampled deals."""
 
-    def __init__(self, rng: random.Random, *, budget: int = 100000, min_worlds: int = 10, max_worlds: int = 400) -> None:
+    def __init__(
+        self, rng: random.Random, *, budget: int = 100_000, min_worlds: int = 10, max_worlds: int = 400
+    ) -> None:
         self.rng = rng
         self.budget = budget
         self.min_worlds = min_worlds
