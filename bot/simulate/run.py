@@ -2,8 +2,10 @@
 
     python -m bot.simulate --games 400 --players 4 --seats hard,normal,normal,normal --workers 2
 
-A seat is a level ("easy", "normal", "hard"), "random" (any legal action) or "baseline", the fixed
-yardstick: a rule-of-thumb player that shares no code with the levels (`bot.simulate.baseline`).
+A seat is a level ("easy", "normal", "hard"), "random" (any legal action), or one of the two
+yardsticks, which share no code with the levels: "baseline", a rule-of-thumb player
+(`bot.simulate.baseline`), and "pimc", plain determinized search at about five times hard's
+thinking time (`bot.simulate.pimc`).
 
 Games go in blocks of one deal seed played once per rotation of the seats, so each level sits in
 each seat equally often and meets the same cards from every seat (duplicate style). For each level
@@ -31,8 +33,9 @@ from bot.ai.players import EasyPlayer, HardPlayer, NormalPlayer
 from bot.engine import Game, Options
 
 from .baseline import BaselinePlayer
+from .pimc import PimcPlayer
 
-LEVELS = ("random", "baseline", "easy", "normal", "hard")
+LEVELS = ("random", "baseline", "pimc", "easy", "normal", "hard")
 
 
 @dataclass
@@ -42,6 +45,7 @@ class Settings:
     seed: int
     variant: bool
     budget: int | None
+    pimc_budget: int | None = None
 
 
 @dataclass
@@ -54,12 +58,14 @@ class GameRecord:
     cpu: dict[str, list[float]] = field(default_factory=dict)  # and CPU time of this process
 
 
-def build_player(level: str, seed: int, budget: int | None) -> Player:
+def build_player(level: str, seed: int, budget: int | None, pimc_budget: int | None = None) -> Player:
     rng = random.Random(seed)
     if level == "random":
         return RandomPlayer(rng)
     if level == "baseline":
         return BaselinePlayer(rng)
+    if level == "pimc":
+        return PimcPlayer(rng) if pimc_budget is None else PimcPlayer(rng, budget=pimc_budget, min_worlds=1)
     if level == Level.EASY.value:
         return EasyPlayer(rng)
     if level == Level.NORMAL.value:
@@ -75,7 +81,10 @@ def play_game(index: int, settings: Settings) -> GameRecord:
     block, rotation = divmod(index, players)
     seed = settings.seed * 1_000_003 + block
     levels = tuple(settings.seats[(seat - rotation) % players] for seat in range(players))
-    seats = [build_player(level, seed * 7919 + seat * 104729 + 1, settings.budget) for seat, level in enumerate(levels)]
+    seats = [
+        build_player(level, seed * 7919 + seat * 104729 + 1, settings.budget, settings.pimc_budget)
+        for seat, level in enumerate(levels)
+    ]
     game = Game(players, seed, Options(bids_may_not_add_up=settings.variant))
     times: dict[str, list[float]] = {level: [] for level in levels}
     cpu: dict[str, list[float]] = {level: [] for level in levels}
@@ -184,6 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes to play games in")
     parser.add_argument("--variant", action="store_true", help='play with "bids may not add up"')
     parser.add_argument("--budget", type=int, default=None, help="the hard level's card plays per decision")
+    parser.add_argument("--pimc-budget", type=int, default=None, help="the search yardstick's card plays per decision")
     args = parser.parse_args(argv)
     seats = tuple(level.strip() for level in args.seats.split(","))
     if len(seats) != args.players:
@@ -191,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [level for level in seats if level not in LEVELS]
     if unknown:
         parser.error(f"unknown levels {unknown}; choose from {', '.join(LEVELS)}")
-    settings = Settings(args.players, seats, args.seed, args.variant, args.budget)
+    settings = Settings(args.players, seats, args.seed, args.variant, args.budget, args.pimc_budget)
     started = time.perf_counter()
     jobs = [(index, settings) for index in range(args.games)]
     if args.workers > 1:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.ai import HardPlayer
 from bot.ai.knowledge import Hint, Knowledge
-from bot.ai.players import Evaluation
+from bot.ai.players import Evaluation, normal_bid
 from bot.engine import Bid, Card, Game, Kind, Observation, Options, Phase, Play
 
 SEEDS = range(6)
@@ -139,3 +139,14 @@ def test_bids_are_keyed_as_bids_and_cards_as_plays() -> None:
     play = small_hard(0).evaluate(decision(0, Phase.PLAY))
     assert all(isinstance(action, Bid) for action in bid.values)
     assert all(isinstance(action, Play) for action in play.values)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_in_a_long_round_hard_bids_the_normal_bid_and_still_weighs_what_it_is_asked(seed: int) -> None:
+    # Four players and 9 cards each: a round of 36 card plays, where the rollouts misjudge bids.
+    observation = first(seed, lambda game, o: game.round >= 9 and game.phase is Phase.BID and len(o.legal) > 2)
+    normal = Bid(normal_bid(observation))
+    assert small_hard(seed).choose(observation) == normal
+    weighed = small_hard(seed).evaluate(observation, also=observation.legal)
+    assert weighed.choice == normal
+    assert set(weighed.values) == set(observation.legal)

@@ -54,6 +54,16 @@ def test_plays_rule_out_the_cards_that_would_have_served_better(
     assert not any(held(hint, code) for hint in hints for code in kept.split())
 
 
+def test_a_wizard_or_a_trump_kept_back_is_read_less_surely_than_a_higher_plain_card() -> None:
+    # Seat 3 needs its trick and lets S10 go with S5, last to play: it may have saved a Wizard
+    # for a trick it could not otherwise take, but it would have taken this one with a higher spade.
+    game = situation(HANDS, "H1", dealer=3, bids=[1, 0, 0, 1], plays="S10 S3 S7 S5")
+    hints = [hint for hint in play_hints(game.observation(0)) if hint.seat == 3]
+    spade = max(hint.trust for hint in hints if held(hint, "S11"))
+    wizard = max(hint.trust for hint in hints if held(hint, "W2"))
+    assert wizard < spade
+
+
 def test_a_seat_whose_later_play_broke_the_rule_is_not_read_by_it() -> None:
     # Seat 3 needed a trick and let S12 go with S5 while holding its Wizard, which it plays next:
     # its first play said nothing about Wizards.

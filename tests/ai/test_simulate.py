@@ -31,6 +31,16 @@ def test_simulate_seats_the_baseline_yardstick() -> None:
     assert rows == {"baseline", "normal", "easy"}
 
 
+def test_simulate_seats_the_search_yardstick() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.simulate", "--games", "3", "--players", "3", "--seats", "pimc,normal,baseline",
+         "--pimc-budget", "200"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    rows = {line.split()[0] for line in result.stdout.splitlines()[2:5]}
+    assert rows == {"pimc", "normal", "baseline"}
+
+
 def test_simulate_rejects_a_seat_count_that_does_not_match() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bot.simulate", "--games", "1", "--players", "4", "--seats", "easy,normal"],
