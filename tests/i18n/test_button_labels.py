@@ -63,3 +63,9 @@ def test_hangul_is_measured_about_twice_as_wide_as_latin() -> None:
     assert 3 * 12 < labels.width("마법사") < 3 * 14
     assert 20 < labels.width("Wizard") < 50
     assert labels.width("♥️ 7") > labels.width("7") + 19  # an emoji is drawn 1.375 em wide
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_face_down_card_is_not_named_like_the_my_hand_button(language: str) -> None:
+    # Both buttons carry 🎴; in Korean both said "내 카드", so the blind round's card read as My hand.
+    assert i18n.t(language, "card.face_down") != i18n.t(language, "table.my_hand")
