@@ -220,7 +220,7 @@ def text(locale: str | None, key: str, /, **params: object) -> str:
 
 
 def _duration_unit(seconds: int) -> tuple[str, int]:
-    """The largest whole unit: 90 s stays seconds, 300 s is 5 minutes."""
+    """The largest whole unit of a duration that is one: 300 s is 5 minutes, 90 s stays seconds."""
     if seconds % 3600 == 0:
         return "time.hours", seconds // 3600
     if seconds % 60 == 0:
@@ -229,9 +229,19 @@ def _duration_unit(seconds: int) -> tuple[str, int]:
 
 
 def duration(locale: str | None, seconds: int) -> str:
-    """A duration in the largest whole unit: 90 s stays seconds, 300 s is 5 minutes."""
-    key, n = _duration_unit(seconds)
-    return tn(locale, key, n)
+    """A duration in hours, minutes and seconds, each part left out when it is none: 300 s is
+    "5 minutes" and 150 s "2 minutes 30 seconds" (never "150 seconds"); 24 hours stay hours."""
+    if seconds <= 0:
+        return tn(locale, "time.seconds", 0)
+    hours, rest = divmod(seconds, 3600)
+    minutes, rest = divmod(rest, 60)
+    parts = [
+        tn(locale, key, n) for key, n in (("time.hours", hours), ("time.minutes", minutes), ("time.seconds", rest)) if n
+    ]
+    text = parts[0]
+    for part in parts[1:]:
+        text = t(locale, "time.compound", larger=text, smaller=part)
+    return text
 
 
 # -- slash commands ------------------------------------------------------------------------
@@ -247,7 +257,8 @@ def command_text(key: str, /, n: int | None = None) -> app_commands.locale_str:
 
 
 def duration_text(seconds: int) -> app_commands.locale_str:
-    """A duration as a choice name for a command, localised like `duration`."""
+    """A duration of whole hours, minutes or seconds as a choice name for a command, localised like
+    `duration` (a choice name is one text, so it cannot join two)."""
     key, n = _duration_unit(seconds)
     return command_text(key, n=n)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import t, tn
 
 # The channel permissions a game needs, in the order they are named to a person. In a thread,
 # Send Messages in Threads stands for Send Messages (Discord checks only that one there).
@@ -67,20 +67,21 @@ def in_cache(bot: discord.Client, guild_id: int, channel_id: int) -> tuple[str, 
 
 
 def names(locale: str | None, lacking: tuple[str, ...]) -> str:
-    """The permissions as Discord's settings name them, in the reader's language."""
+    """The permissions as Discord's settings name them, in the reader's language. The texts that name
+    them are plural texts counting them: "grant it" or "grant them", "uprawnienia" or "uprawnień"."""
     return ", ".join(f"**{t(locale, f'permission.{name}')}**" for name in lacking)
 
 
 def refusal(locale: str | None, channel_id: int, lacking: tuple[str, ...]) -> str:
     """Why a game cannot start here, and where a server manager grants what is missing."""
-    return t(locale, "permissions.cannot_start", channel=channel_id, permissions=names(locale, lacking))
+    return tn(locale, "permissions.cannot_start", len(lacking), channel=channel_id, permissions=names(locale, lacking))
 
 
 def left_out(locale: str | None, channel_id: int, lacking: tuple[str, ...]) -> str:
     """What a game in the channel will do without, for the host (only the final chart, today)."""
-    return t(locale, "permissions.no_chart", channel=channel_id, permissions=names(locale, lacking))
+    return tn(locale, "permissions.no_chart", len(lacking), channel=channel_id, permissions=names(locale, lacking))
 
 
 def paused(locale: str | None, channel_id: int, lacking: tuple[str, ...]) -> str:
     """Why a running game waits, for the player who clicked."""
-    return t(locale, "permissions.paused", channel=channel_id, permissions=names(locale, lacking))
+    return tn(locale, "permissions.paused", len(lacking), channel=channel_id, permissions=names(locale, lacking))

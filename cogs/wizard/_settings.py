@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot import guild_settings
 from bot.engine import rules
 from bot.guild_settings import DEFAULTS, TURN_TIMERS, GuildSettings, Problem, SettingsError
-from bot.i18n import LANGUAGES, command_text, duration, duration_text, language_of, t, text
+from bot.i18n import LANGUAGES, command_text, duration, duration_text, language_of, t, text, tn
 from bot.manager import COMPUTER_LEVELS, GameRefused
 from bot.storage import SEASON_LENGTHS, SeasonRecord, SeasonSettingsRecord
 
@@ -308,9 +308,10 @@ class SettingsCog(commands.Cog, name="Settings"):
             lacking = _permissions.blocking(_permissions.in_cache(self.bot, guild_id, channel.id) or ())
             if lacking:
                 notes.append(
-                    t(
+                    tn(
                         locale,
                         "settings.seasons.cannot_post",
+                        len(lacking),
                         channel=channel.id,
                         permissions=_permissions.names(locale, lacking),
                     )

@@ -86,7 +86,7 @@ async def test_a_game_is_not_started_where_the_bot_lacks_a_permission(world: Wor
     record = await world.driver.slash(host, world.channel, "wizard start")
     text = await reply_text(record, host)
     assert f"I'm missing **{NEEDED[permission]}** there" in text
-    assert "channel's settings" in text
+    assert "A server manager can grant it in the channel's settings" in text
     assert world.bot.manager.in_channel(world.channel.id) is None
     assert world.driver.channel_view(world.channel) == []
 
@@ -96,6 +96,7 @@ async def test_every_missing_permission_is_named(world: World) -> None:
     host = world.people[0]
     text = await reply_text(await world.driver.slash(host, world.channel, "wizard start"), host)
     assert "**Embed Links**, **Attach Files**" in text
+    assert "A server manager can grant them" in text  # not "grant it": the text counts the permissions
 
 
 async def test_start_is_refused_when_a_permission_went_away_while_the_lobby_was_open(world: World) -> None:

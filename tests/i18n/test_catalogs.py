@@ -166,7 +166,7 @@ def test_every_message_renders_in_every_language(language: str) -> None:
     for key, message in ENGLISH.items():
         params = {name: sample(spec) for name, spec, _ in english_fields(key)}
         if message.pluralizable:
-            del params["n"]
+            params.pop("n", None)  # a plural text may leave its count unsaid: "grant it" / "grant them"
             texts = [i18n.tn(language, key, n, **params) for n in SAMPLES]
         else:
             texts = [i18n.t(language, key, **params)]
@@ -259,18 +259,24 @@ def test_suits_have_their_card_game_names(locale: str, names: list[str]) -> None
     ]
 
 
-def test_durations_use_the_largest_whole_unit_in_each_language() -> None:
-    assert [i18n.duration("cs", seconds) for seconds in (30, 90, 120, 300, 3600, 7200, 86400)] == [
+def test_durations_use_the_largest_whole_units_in_each_language() -> None:
+    assert [i18n.duration("cs", seconds) for seconds in (30, 90, 120, 150, 300, 3600, 5400, 7200, 86400)] == [
         "30 sekund",
-        "90 sekund",
+        "1 minuta 30 sekund",
         "2 minuty",
+        "2 minuty 30 sekund",
         "5 minut",
         "1 hodina",
+        "1 hodina 30 minut",
         "2 hodiny",
         "24 hodin",
     ]
     assert i18n.duration("ru", 60) == "1 минута"
     assert i18n.duration(None, 43200) == "12 hours"
+    # Half of the default five-minute timer, and of fifteen minutes: never "150 seconds".
+    assert [i18n.duration(None, seconds) for seconds in (150, 450)] == ["2 minutes 30 seconds", "7 minutes 30 seconds"]
+    assert i18n.duration("el", 150) == "2 λεπτά και 30 δευτερόλεπτα"
+    assert i18n.duration("ko", 3661) == "1시간 1분 1초"
 
 
 def test_the_api_refuses_unknown_keys_and_the_wrong_function() -> None:

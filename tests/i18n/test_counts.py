@@ -67,10 +67,11 @@ def test_a_count_given_to_t_is_refused() -> None:
     ("locale", "key", "n", "expected"),
     [
         ("en-US", "option.rounds", 1, "Shorter game: 1 round"),
-        ("en-US", "length.first", 1, "first 1 round"),
+        ("en-US", "length.first", 1, "1 round"),
         ("cs", "option.rounds", 3, "Kratší hra: 3 kola"),
         ("cs", "option.rounds", 5, "Kratší hra: 5 kol"),
-        ("pl", "length.first", 3, "pierwsze 3 rundy"),
+        ("pl", "length.first", 3, "3 rundy"),
+        ("ru", "length.first", 21, "21 раунд"),
         ("ru", "option.rounds", 21, "Короткая игра: 21 раунд"),
         ("el", "option.rounds", 1, "Σύντομο παιχνίδι: 1 γύρος"),
         ("ru", "error.too_many_rounds", 20, "При таком числе игроков можно сыграть не больше 20 раундов."),

@@ -33,13 +33,18 @@ def text(catalog_message: Any) -> str:
 
 
 def problems(terms: dict[str, Any], catalog: Catalog) -> Iterator[str]:
-    """Where `catalog` departs from its glossary `terms`; nothing when it keeps every decision."""
+    """Where `catalog` departs from its glossary `terms`; nothing when it keeps every decision.
+
+    A term may name a short form for buttons (``[term.button]``: its keys and the form they use),
+    where the full name would not fit a phone's button (tests/i18n/test_button_labels.py)."""
     found = messages(catalog)
     for term in terms.get("term", []):
-        english, chosen = re.compile(term["english"], re.M), re.compile(term["chosen"], re.I | re.M)
+        english = re.compile(term["english"], re.M)
+        button = term.get("button", {})
         for key, message in ENGLISH.items():
-            if key in found and english.search(text(message)) and not chosen.search(text(found[key])):
-                yield f"{key}: says {term['concept']} without “{term['chosen']}”"
+            wanted = button["chosen"] if key in button.get("keys", ()) else term["chosen"]
+            if key in found and english.search(text(message)) and not re.search(wanted, text(found[key]), re.I | re.M):
+                yield f"{key}: says {term['concept']} without “{wanted}”"
     rejected = [(term["concept"], pattern) for term in terms.get("term", []) for pattern in term["rejected"]]
     rejected += [(rule["why"], rule["pattern"]) for rule in terms.get("forbidden", [])]
     for key, message in found.items():
@@ -54,6 +59,10 @@ def test_each_language_has_a_glossary_that_decides_every_term(language: str) -> 
     assert terms["language"] == language
     assert all(terms[part].strip() for part in ("edition", "address", "gender"))
     assert {term["concept"] for term in terms["term"]} == CONCEPTS
+    for term in terms["term"]:
+        if "button" in term:  # a short form for some buttons: named keys, and why
+            assert set(term["button"]["keys"]) <= ENGLISH.keys()
+            assert term["button"]["why"].strip()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -71,6 +80,14 @@ def test_each_catalog_keeps_its_glossary(language: str) -> None:
         ("ru", "table.back", "Я вернулся", "table.back: uses"),
         ("pl", "error.already_bid", "W tej rundzie już zadeklarowałeś.", "error.already_bid: uses"),
         ("cs", "lobby.rule_add_up", "Součet odhadů omezen", "lobby.rule_add_up: says rule.add_up without"),
+        # The button's short name is for the button only: an option line keeps the rule's full name.
+        ("cs", "option.variant.on", "Součet odhadů nesmí vyjít", "option.variant.on: says rule.add_up without"),
+        # The calque the blind round had; Czech says "naslepo".
+        ("cs", "lobby.rule_blind", "Slepé první kolo", "lobby.rule_blind: says rule.blind without"),
+        ("ru", "lobby.rule_blind", "Слепой первый раунд", "lobby.rule_blind: uses"),
+        ("el", "command.wizard.review", "Ανάλυση του παιχνιδιού σου σε αυτόν τον server.", "command.wizard.review: uses"),
+        ("el", "command.wizard.settings.rounds", "Πόσοι γύροι παίζονται εξ ορισμού", "command.wizard.settings.rounds: uses"),
+        ("ko", "table.stand_in.timeout", "{name} 님의 시간이 초과되어 컴퓨터가 대신 두었습니다.", "table.stand_in.timeout: uses"),
         ("ko", "settings.rule.hidden_bids", "숨긴 예측: {value}", "settings.rule.hidden_bids: uses “숨긴 예측”"),
         ("ko", "table.reminder", "⏰ <@{user}> 님, Wizard에서 차례입니다 — {when} 끝납니다.", "table.reminder: uses"),
     ],

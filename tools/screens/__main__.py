@@ -55,6 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--themes", default="dark,light")
     parser.add_argument("--kinds", default=",".join(KINDS), help="desktop, phone (whole page), phone-screen")
     parser.add_argument("--scale", type=float, default=1.0, help="device pixels per CSS px in the PNGs")
+    parser.add_argument(
+        "--phone-width",
+        type=int,
+        default=theme.PHONE_WIDTH,
+        help=f"CSS px of the whole-page phone shots (default {theme.PHONE_WIDTH}; 360 is a narrow Android phone)",
+    )
     parser.add_argument("--no-shoot", action="store_true", help="draw the pages, take no screenshots")
     parser.add_argument("--apt", action="store_true", help="setup: also apt-get install what is missing")
     parser.add_argument(
@@ -84,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             scale=args.scale,
             emojis=args.emojis,
             raw_links=args.raw_links,
+            phone_width=args.phone_width,
         )
     if args.command in ("all", "capture"):
         started = time.monotonic()
@@ -112,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         scale=args.scale,
         emojis=args.emojis,
         raw_links=args.raw_links,
+        phone_width=args.phone_width,
     )
 
 
@@ -125,6 +133,7 @@ def draw(
     scale: float,
     emojis: Path | None = None,
     raw_links: bool = False,
+    phone_width: int = theme.PHONE_WIDTH,
 ) -> int:
     snapshots = capture.snapshot_files(out / "snapshots")
     if not snapshots:
@@ -152,7 +161,7 @@ def draw(
         started = time.monotonic()
         with Browser() as browser:
             for path, snapshot, page in pages:
-                results.append(_shoot_page(browser, out, path, snapshot, page, themes, kinds, scale))
+                results.append(_shoot_page(browser, out, path, snapshot, page, themes, kinds, scale, phone_width))
         print(f"took {sum(len(r['shots']) for r in results)} screenshots in {time.monotonic() - started:.1f} s")
     _report(out, pages, results)
     return 0
@@ -167,11 +176,13 @@ def _shoot_page(
     themes: list[str],
     kinds: list[str],
     scale: float,
+    phone_width: int = theme.PHONE_WIDTH,
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {"snapshot": path.stem, "name": snapshot["name"], "focus": snapshot["focus"], "shots": []}
     for theme_name in themes:
         for kind in kinds:
-            width = theme.DESKTOP_WIDTH if kind == "desktop" else theme.PHONE_WIDTH
+            # A phone's screen is always the 390 x 844 frame; a whole-page phone shot may be narrower.
+            width = {"desktop": theme.DESKTOP_WIDTH, "phone": phone_width}.get(kind, theme.PHONE_WIDTH)
             target = out / "png" / f"{path.stem}.{theme_name}.{kind}.png"
             screen = kind == "phone-screen"
             shot = browser.shoot(page, target, width=width, theme_name=theme_name, screen=screen, scale=scale)
