@@ -85,9 +85,14 @@ def test_each_catalog_keeps_its_glossary(language: str) -> None:
         # The calque the blind round had; Czech says "naslepo".
         ("cs", "lobby.rule_blind", "Slepé první kolo", "lobby.rule_blind: says rule.blind without"),
         ("ru", "lobby.rule_blind", "Слепой первый раунд", "lobby.rule_blind: uses"),
-        ("el", "command.wizard.review", "Ανάλυση του παιχνιδιού σου σε αυτόν τον server.", "command.wizard.review: uses"),
-        ("el", "command.wizard.settings.rounds", "Πόσοι γύροι παίζονται εξ ορισμού", "command.wizard.settings.rounds: uses"),
-        ("ko", "table.stand_in.timeout", "{name} 님의 시간이 초과되어 컴퓨터가 대신 두었습니다.", "table.stand_in.timeout: uses"),
+        ("el", "command.wizard.review", "Ανάλυση του παιχνιδιού σου σε αυτόν τον server.", "command.wizard.review:"),
+        ("el", "command.wizard.settings.rounds", "Πόσοι γύροι παίζονται εξ ορισμού", "command.wizard.settings.rounds:"),
+        (
+            "ko",
+            "table.stand_in.timeout",
+            "{name} 님의 시간이 초과되어 컴퓨터가 대신 두었습니다.",
+            "table.stand_in.timeout:",
+        ),
         ("ko", "settings.rule.hidden_bids", "숨긴 예측: {value}", "settings.rule.hidden_bids: uses “숨긴 예측”"),
         ("ko", "table.reminder", "⏰ <@{user}> 님, Wizard에서 차례입니다 — {when} 끝납니다.", "table.reminder: uses"),
     ],
