@@ -22,7 +22,7 @@ import dataclasses
 import hashlib
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -238,11 +238,15 @@ def review_game(
     seat: int,
     *,
     hard: Callable[[int], HardPlayer] = hard_player,
+    valued: Mapping[tuple[int, int], float] | None = None,
 ) -> Review:
     """The review of `seat` in the game made of `seed`, `options` and `actions` (a finished game).
 
-    `hard` makes the searching player from a decision's seed.
+    `hard` makes the searching player from a decision's seed. `valued`: the hands another seat's
+    review of the same game has valued, by (round place, seat); the search would value them the
+    same (the same seeds), so they are not searched again.
     """
+    valued = valued or {}
     game = Game(players, seed, options)
     hands: dict[int, tuple[Card, ...]] = {}
     trumps: dict[int, Suit | None] = {}
@@ -259,11 +263,14 @@ def review_game(
             # Every seat's bid is searched, to value its hand; the reviewed seat's cards too where it
             # had a choice. Nobody sees their own hand in a blind round: nothing there is searched.
             chose = len(observation.legal) > 1
-            if not observation.blind and (isinstance(action, Bid) or (by == seat and chose)):
+            weigh = by == seat and chose
+            if isinstance(action, Bid) and (place, by) in valued and not weigh:
+                worth[place, by] = valued[place, by]
+            elif not observation.blind and (isinstance(action, Bid) or weigh):
                 evaluation = hard(decision_seed(game_id, index)).evaluate(observation, also=[action])
                 if isinstance(action, Bid):
                     worth[place, by] = evaluation.values[evaluation.choice]
-                if by == seat and chose:
+                if weigh:
                     if isinstance(action, Bid):
                         choice = evaluation.choice
                         hard_bid = choice.tricks if isinstance(choice, Bid) else None

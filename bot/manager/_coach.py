@@ -83,11 +83,32 @@ class Coach(Core):
         assert self.repository is not None
         actions = [(by, action_from_json(action)) for by, action in record.actions]
         options = Options.from_json(record.options)
+        # One at a time, and each stored before the next starts: the next reads the hands it valued.
         async with self._reviewing:
+            valued = await self._valued_hands(record, seat)
             started = time.perf_counter()
             review = await asyncio.to_thread(
-                review_game, record.id, len(record.seats), record.seed, options, actions, seat
+                review_game, record.id, len(record.seats), record.seed, options, actions, seat, valued=valued
             )
-        log.info("game %s: review of seat %d worked out in %.1f s", record.id, seat, time.perf_counter() - started)
-        await self.repository.save_review(record.id, seat, review.to_json())
+            log.info("game %s: review of seat %d worked out in %.1f s", record.id, seat, time.perf_counter() - started)
+            await self.repository.save_review(record.id, seat, review.to_json())
         return review
+
+    async def _valued_hands(self, record: GameRecord, seat: int) -> dict[tuple[int, int], float]:
+        """What the game's other stored reviews say every hand was worth, by (round place, seat):
+        the first review of a game values every seat's hands, the later ones need not again."""
+        from ..review import Review
+
+        assert self.repository is not None
+        valued: dict[tuple[int, int], float] = {}
+        for other in record.seats:
+            stored = await self.repository.review(record.id, other.seat) if other.seat != seat else None
+            if stored is None:
+                continue
+            try:
+                review = Review.from_json(stored)
+            except ValueError:
+                continue  # of another form: its values may not be the search's of today
+            for game_round in review.rounds:
+                valued.update(((game_round.round, s), worth) for s, worth in enumerate(game_round.worth))
+        return valued

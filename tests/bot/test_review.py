@@ -158,6 +158,30 @@ def test_the_cards_and_the_play_add_up_to_the_lead_over_the_others(max_bidder: t
     assert cards == round(worth[0] - (worth[1] + worth[2]) / 2)
 
 
+def test_hands_another_review_valued_are_not_searched_again_and_the_review_is_the_same() -> None:
+    game = played(SHORT, lambda _: MaxBidder())
+    first = reviewed(game, seat=0)
+    searched: list[int] = []
+
+    def counting(seed: int) -> HardPlayer:
+        searched.append(seed)
+        return small_hard(seed)
+
+    def review(valued: dict[tuple[int, int], float] | None = None) -> Review:
+        searched.clear()
+        return review_game(
+            GAME_ID, game.players, game.seed, game.options, list(game.log), 1, hard=counting, valued=valued
+        )
+
+    alone = review()
+    searched_alone = len(searched)
+    valued = {(r.round, s): worth for r in first.rounds for s, worth in enumerate(r.worth)}
+    shared = review(valued=valued)
+    assert shared.to_json() == alone.to_json()
+    # Seats 0 and 2 bid once a round, and their hands need no search now.
+    assert searched_alone - len(searched) == 2 * len(game.round_numbers)
+
+
 @pytest.mark.parametrize(
     ("worth", "totals", "expected"),
     [

@@ -174,6 +174,26 @@ async def test_a_stored_review_of_another_form_is_worked_out_again(
     assert review.to_json()["version"] == REVIEW_VERSION
 
 
+async def test_a_later_seats_review_reuses_the_hands_the_first_valued(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    boot = await site.boot()
+    table = await play_out(boot.manager)
+    given: list[int] = []
+    real = bot.review.review_game
+
+    def watching(*args: Any, valued: dict[tuple[int, int], float] | None = None, **kwargs: Any) -> Review:
+        given.append(len(valued or {}))
+        return real(*args, valued=valued, **kwargs)
+
+    monkeypatch.setattr(bot.review, "review_game", watching)
+    first = await boot.manager.review(PEOPLE[0].user_id, GUILD, table.id)
+    second = await boot.manager.review(PEOPLE[1].user_id, GUILD, table.id)
+    # The first values every hand of the game; the second is given them all.
+    assert given == [0, len(first.rounds) * len(first.totals)]
+    assert [r["worth"] for r in second.to_json()["rounds"]] == [r["worth"] for r in first.to_json()["rounds"]]
+
+
 async def test_a_stored_review_opens_without_working_it_out(site: Site, counted: list[tuple[str, int]]) -> None:
     boot = await site.boot()
     table = await play_out(boot.manager)
