@@ -4,8 +4,8 @@ Page 0, the summary: the score and place, how much of the result against the oth
 the cards and how much the play (`Review.cards_and_play`), and the three costliest decisions, each
 with one line of why drawn from what the hard player's search computed (the tricks it expects the
 seat to end the round with after each choice). Then the rounds, a few a page (`round_pages`): the
-hand and trump, the bid against the hard player's, and the cards where it would have played
-otherwise, the costliest first; the rest of a round's cards are folded into one line.
+hand and trump, the bid against the hard player's, and the costliest card where it would have
+played otherwise, with a count of the others.
 
 Every figure says its unit, and points are whole ("≈ 15 points"). The summary of a 20-round game
 fits a phone screen above its buttons, and a page of rounds about one (`phone_lines` estimates a
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     # Only its types: `bot.review` brings the computer players, which starting the bot leaves out.
     from bot.review import Moment, Review, RoundReview
 
-# The cards of a round shown on its page, the costliest first; the others are folded into one line.
-SHOWN_CARDS = 2
+# The cards of a round shown on its page: its costliest; the others are counted in one line.
+SHOWN_CARDS = 1
 # How much of a page the rounds may fill, in lines of a phone screen (about 25 at 390 px, less the
 # page's heading and buttons): a round weighs the lines it takes there (`_weight`).
 PAGE_LINES = 20
