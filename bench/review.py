@@ -6,7 +6,9 @@ Each game is played to the end through the game manager by four normal computer 
 in for people, stored in a throwaway SQLite file; then every seat's review is asked for through
 `GameManager.review`, as `/wizard review` does: worked out in a thread and stored. Meanwhile a
 heartbeat task measures how late the event loop wakes it (what a click waiting for an answer would
-feel). Finally each review is asked again, read from storage.
+feel). Each seat's review is timed on the wall clock and in CPU time (the process's, which the
+thread's work is part of: on a busy machine the wall clock waits for the CPU too). Finally each
+review is asked again, read from storage. Run it under `nice -n 19` on a shared machine.
 """
 
 from __future__ import annotations
@@ -81,13 +83,14 @@ async def run(games: int, players: int) -> None:
                 lags = []
                 stop = asyncio.Event()
                 beating = asyncio.create_task(heartbeat(lags, stop))
-                seats = []
+                seats, seats_cpu = [], []
                 cpu = time.process_time()
                 whole = time.perf_counter()
                 for user_id in people:
-                    start = time.perf_counter()
+                    start, start_cpu = time.perf_counter(), time.process_time()
                     await manager.review(user_id, GUILD, game_id)
                     seats.append(time.perf_counter() - start)
+                    seats_cpu.append(time.process_time() - start_cpu)
                 whole = time.perf_counter() - whole
                 cpu = time.process_time() - cpu
                 stop.set()
@@ -98,7 +101,8 @@ async def run(games: int, players: int) -> None:
                 stored = (time.perf_counter() - start) / len(people)
                 print(
                     f"game {number + 1} ({game_id}, {players} players): whole game {whole:.2f} s wall, {cpu:.2f} s CPU;"
-                    f" per seat {' / '.join(f'{s:.2f}' for s in seats)} s (mean {statistics.mean(seats):.2f});"
+                    f" per seat {' / '.join(f'{s:.2f}' for s in seats)} s (mean {statistics.mean(seats):.2f}),"
+                    f" CPU {' / '.join(f'{s:.2f}' for s in seats_cpu)} s;"
                     f" stored read {stored * 1000:.1f} ms; loop late by {late(lags)}"
                 )
         finally:

@@ -24,7 +24,7 @@ from . import _faces, _hand, _ids, _lobby, _look, _permissions, _places, _privat
 from ._buttons import custom_ids
 from ._errors import explain
 from ._presenter import Presenter
-from ._review import review_embed
+from ._review import review_view
 from ._stats import StatsCog
 
 if TYPE_CHECKING:
@@ -439,6 +439,8 @@ class WizardCog(commands.Cog, name="Wizard"):
                 await self._rematch(interaction, button.game)
             elif isinstance(button, _ids.ReviewId):
                 await self._send_review(interaction, button.game)
+            elif isinstance(button, _ids.ReviewPageId):
+                await self._review_page(interaction, button)
             else:
                 await self._action_click(interaction, button)
         except discord.NotFound as error:
@@ -573,14 +575,39 @@ class WizardCog(commands.Cog, name="Wizard"):
 
     async def _send_review(self, interaction: Interaction, game_id: str | None) -> None:
         """The clicker's own review of a finished game (`game_id`, else their last one on this server),
-        privately. Working it out the first time takes seconds: the answer is deferred."""
+        privately, at its summary. Working it out the first time takes seconds: the answer is deferred,
+        and the review (Components V2) then comes as an edit of it."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             review = await self.manager.review(interaction.user.id, interaction.guild_id or 0, game_id)
         except GameRefused as error:
             await self._refuse(interaction, error)
             return
-        await interaction.followup.send(embed=review_embed(review, self._look(interaction)), ephemeral=True)
+        await interaction.edit_original_response(view=review_view(review, self._look(interaction)))
+
+    async def _review_page(self, interaction: Interaction, button: _ids.ReviewPageId) -> None:
+        """A page button of a review: that page in place of the one shown. The review is the clicker's
+        (refused if they did not play); only a private review message is turned, so a page forged onto
+        another message comes as a new private one."""
+        look = self._look(interaction)
+        review = await self.manager.stored_review(interaction.user.id, button.game)
+        if review is None:
+            # Stored in an older form: it is worked out again, which takes seconds.
+            await interaction.response.defer()
+            review = await self.manager.review(interaction.user.id, interaction.guild_id or 0, button.game)
+        answer = interaction.followup.send if interaction.response.is_done() else interaction.response.send_message
+        try:
+            view = review_view(review, look, button.page)
+        except ValueError:
+            # A page of an older layout of the review, or a forged one.
+            await answer(look.t("review.no_page"), ephemeral=True)
+            return
+        if interaction.message is None or not interaction.message.flags.ephemeral:
+            await answer(view=view, ephemeral=True)
+        elif interaction.response.is_done():
+            await interaction.edit_original_response(view=view)
+        else:
+            await interaction.response.edit_message(view=view)
 
     async def _rematch(self, interaction: Interaction, game_id: str) -> None:
         """A new lobby here with the same options and computer players; the other people are invited."""

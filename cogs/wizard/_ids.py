@@ -11,6 +11,9 @@
     wz:record:<game>                           the finished game's record, as a JSON file
     wz:rematch:<game>                          a new lobby with the same players and options
     wz:review:<game>                           the clicker's own review of the finished game (the coach)
+    wz:review_page:<game>:<page>               a page of that review, shown in place of the one clicked:
+                                               0 the summary, then the rounds a few a page; the
+                                               review is the clicker's, who must have played
     wz:bid:<game>:<round>:<trick>:<tricks>     a bid
     wz:play:<game>:<round>:<trick>:<card>      a card, by its code (H13, W2, J4); U for the card a
                                                player cannot see in the blind first round
@@ -51,6 +54,7 @@ _PING = re.compile(rf"ping:(?P<game>{_GAME}):(?P<on>[01])")
 _RECORD = re.compile(rf"record:(?P<game>{_GAME})")
 _REMATCH = re.compile(rf"rematch:(?P<game>{_GAME})")
 _REVIEW = re.compile(rf"review:(?P<game>{_GAME})")
+_REVIEW_PAGE = re.compile(rf"review_page:(?P<game>{_GAME}):(?P<page>{_NUMBER})")
 _SEASON = r"[1-9][0-9]{0,5}"
 ALL_TIME = "a"
 _BOARD = re.compile(rf"board:(?P<sort>[a-z_]{{1,12}}):(?P<page>{_NUMBER})(?::(?P<season>{ALL_TIME}|{_SEASON}))?")
@@ -105,13 +109,19 @@ class ReviewId:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewPageId:
+    game: str
+    page: int  # 0: the summary; then the pages of rounds
+
+
+@dataclass(frozen=True, slots=True)
 class BoardId:
     sort: str
     page: int  # from 0
     season: int | None = None  # None: all time
 
 
-ButtonId = LobbyId | HandId | BackId | PingId | RecordId | RematchId | ReviewId | ActionId | BoardId
+ButtonId = LobbyId | HandId | BackId | PingId | RecordId | RematchId | ReviewId | ReviewPageId | ActionId | BoardId
 
 
 def build(button: ButtonId) -> str:
@@ -130,6 +140,8 @@ def build(button: ButtonId) -> str:
         custom_id = f"{PREFIX}rematch:{button.game}"
     elif isinstance(button, ReviewId):
         custom_id = f"{PREFIX}review:{button.game}"
+    elif isinstance(button, ReviewPageId):
+        custom_id = f"{PREFIX}review_page:{button.game}:{button.page}"
     elif isinstance(button, BoardId):
         season = ALL_TIME if button.season is None else str(button.season)
         custom_id = f"{PREFIX}board:{button.sort}:{button.page}:{season}"
@@ -167,6 +179,8 @@ def parse(custom_id: str) -> ButtonId:
         return RematchId(match["game"])
     if match := _REVIEW.fullmatch(body):
         return ReviewId(match["game"])
+    if match := _REVIEW_PAGE.fullmatch(body):
+        return ReviewPageId(match["game"], int(match["page"]))
     if match := _BOARD.fullmatch(body):
         season = match["season"]
         return BoardId(match["sort"], int(match["page"]), None if season in (None, ALL_TIME) else int(season))

@@ -11,6 +11,7 @@ BUTTONS: list[_ids.ButtonId] = [
     *(_ids.LobbyId("0123abcd", op) for op in _ids.LOBBY_OPS),
     _ids.HandId("0123abcd"),
     _ids.ReviewId("0123456789abcdef"),
+    *(_ids.ReviewPageId("0123456789abcdef", page) for page in (0, 1, 999)),
     *(_ids.ActionId("0123abcd", 20, 19, Play(card)) for card in DECK),
     *(_ids.ActionId("ffffffff", 20, 0, Bid(n)) for n in range(21)),
     *(_ids.ActionId("0", 1, 0, ChooseTrump(suit)) for suit in Suit),
@@ -52,6 +53,10 @@ def test_the_longest_id_fits_discords_limit() -> None:
         "wz:hand:",
         "wz:review:",
         "wz:review:0123abcd:1",
+        "wz:review_page:0123abcd:",
+        "wz:review_page:0123abcd:01",  # numbers have no leading zeros
+        "wz:review_page:0123abcd:-1",
+        "wz:review_page:0123abcd:1:2",
         "wz:play:0123abcd:1:0:H1:extra",
         "wz:board:wins:0:0",  # seasons count from 1
         "wz:board:wins:0:b",

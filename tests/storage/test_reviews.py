@@ -15,7 +15,7 @@ import pytest
 import bot.review
 from bot.engine import Options
 from bot.manager import GameManager, GameRefused, Refusal, Table
-from bot.review import Review
+from bot.review import REVIEW_VERSION, Review
 from bot.storage import Repository
 from tests.manager.support import GUILD, PEOPLE, STRANGER, start_with, step
 
@@ -27,6 +27,7 @@ SHORT = Options(rounds=2)  # two rounds: a whole game in a few moves, quick to r
 
 
 def review_json(game_id: str, seat: int, stake: float = 1.5) -> dict[str, Any]:
+    """A review as version 1 of the coach stored it: the repository keeps any form as it is."""
     return {
         "version": 1,
         "game": game_id,
@@ -155,13 +156,63 @@ async def test_a_review_is_worked_out_once_and_then_read(site: Site, counted: li
     assert first.to_json() == second.to_json() == third.to_json()
 
 
-async def test_a_stored_review_of_another_form_is_worked_out_again(site: Site, counted: list[tuple[str, int]]) -> None:
+@pytest.mark.parametrize(
+    "older",
+    [lambda game_id: review_json(game_id, 0), lambda game_id: {"version": 0}],
+    ids=["version 1", "damaged"],
+)
+async def test_a_stored_review_of_another_form_is_worked_out_again(
+    site: Site, counted: list[tuple[str, int]], older: Callable[[str], dict[str, Any]]
+) -> None:
     boot = await site.boot()
     table = await play_out(boot.manager)
-    await boot.repository.save_review(table.id, 0, {"version": 0})
+    await boot.repository.save_review(table.id, 0, older(table.id))
+    assert await boot.manager.stored_review(PEOPLE[0].user_id, table.id) is None
     review = await boot.manager.review(PEOPLE[0].user_id, GUILD, table.id)
     assert counted == [(table.id, 0)]
     assert await boot.repository.review(table.id, 0) == review.to_json()
+    assert review.to_json()["version"] == REVIEW_VERSION
+
+
+async def test_a_later_seats_review_reuses_the_hands_the_first_valued(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    boot = await site.boot()
+    table = await play_out(boot.manager)
+    given: list[int] = []
+    real = bot.review.review_game
+
+    def watching(*args: Any, valued: dict[tuple[int, int], float] | None = None, **kwargs: Any) -> Review:
+        given.append(len(valued or {}))
+        return real(*args, valued=valued, **kwargs)
+
+    monkeypatch.setattr(bot.review, "review_game", watching)
+    first = await boot.manager.review(PEOPLE[0].user_id, GUILD, table.id)
+    second = await boot.manager.review(PEOPLE[1].user_id, GUILD, table.id)
+    # The first values every hand of the game; the second is given them all.
+    assert given == [0, len(first.rounds) * len(first.totals)]
+    assert [r["worth"] for r in second.to_json()["rounds"]] == [r["worth"] for r in first.to_json()["rounds"]]
+
+
+async def test_a_stored_review_opens_without_working_it_out(site: Site, counted: list[tuple[str, int]]) -> None:
+    boot = await site.boot()
+    table = await play_out(boot.manager)
+    person = PEOPLE[2].user_id
+    assert await boot.manager.stored_review(person, table.id) is None  # not asked for yet
+    review = await boot.manager.review(person, GUILD, table.id)
+    stored = await boot.manager.stored_review(person, table.id)
+    assert stored is not None
+    assert stored.to_json() == review.to_json()
+    assert counted == [(table.id, 2)]
+
+
+async def test_a_stored_review_is_only_for_its_player(site: Site) -> None:
+    boot = await site.boot()
+    table = await play_out(boot.manager)
+    await boot.manager.review(PEOPLE[0].user_id, GUILD, table.id)
+    with pytest.raises(GameRefused) as refused:
+        await boot.manager.stored_review(STRANGER, table.id)
+    assert refused.value.refusal is Refusal.NOT_A_PLAYER
 
 
 Ask = Callable[[GameManager, Table], Any]

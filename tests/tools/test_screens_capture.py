@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.tools.support import appears_in_order, expected_reading, parse, twemoji
 from tools.screens import capture, render
-from tools.screens.scenarios import tour
+from tools.screens.scenarios import review, tour
 
 MOMENTS = [
     "lobby",
@@ -69,3 +69,19 @@ async def test_a_snapshot_holds_each_persons_views_with_authors_times_and_the_at
     for person, views in my_hand["views"].items():
         assert (private in views["ephemeral"]) == (person == owner)
     json.dumps(final)  # plain JSON all through
+
+
+async def test_the_review_is_saved_at_its_summary_and_its_first_and_last_pages(tmp_path: Path) -> None:
+    paths = await capture.run(review, tmp_path, rounds=4)
+    snapshots = [render.load(p) for p in paths]
+    assert [s["name"] for s in snapshots] == ["review-summary", "review-rounds-first", "review-rounds-last"]
+    # One private message, turned page by page: each snapshot shows it as it was then.
+    [message_id] = {s["focus"]["messages"][0] for s in snapshots}
+    shown = [s["messages"][message_id]["data"] for s in snapshots]
+    assert all(s["messages"][message_id]["ephemeral_to"] is not None for s in snapshots)
+    assert len({json.dumps(data["components"]) for data in shown}) == 3
+    for snapshot, path in zip(snapshots, paths, strict=True):
+        ctx = render.context_for(snapshot, path.parent, twemoji())
+        [message] = render.snapshot_messages(snapshot, path.parent, [message_id])
+        drawn = parse(render.draw_message(message, ctx))
+        assert appears_in_order(drawn.reading(), expected_reading(message.data, ctx.users)) == []

@@ -91,6 +91,48 @@ async def _mid_trick(capture: Capture, round_number: int, *, suffix: str) -> Non
     await capture.snap("refusal-out-of-turn", who=waiting, place=place, focus=answers)
 
 
+async def review(capture: Capture) -> None:
+    """The coach's review of a whole game (or `--rounds`), as a player opens it from the final
+    standings: its summary, then its pages turned one by one, the first and the last saved."""
+    host, *others = capture.seats
+    watcher = others[0]
+    options = {"rounds": capture.rounds} if capture.rounds else None
+    lobby = await (await capture.driver.slash(host, capture.channel, "wizard start", options)).wait_response()
+    for person in others:
+        await (await capture.press(person, lobby, "join")).wait_acked(3)
+    await (await capture.press(host, lobby, "start")).wait_acked(3)
+    await capture.standin.wait_for(lambda: capture.table_message(), 5, "the first table")
+    await capture.play_to_end()
+    final = await capture.final_message()
+    [opening] = [c for c in final.all_components() if isinstance(_button(c), _ids.ReviewId)]
+    # The first opening works the review out with the hard player's whole search: seconds.
+    answer = await (await capture.driver.click(watcher, final, str(opening["custom_id"]))).wait_response(120)
+    await capture.snap("review-summary", who=watcher, focus=[answer])
+    page = 0
+    while True:
+        forward = [c for c in answer.all_components() if _page(c) == page + 1]
+        if not forward:
+            break
+        await (await capture.driver.click(watcher, answer, str(forward[0]["custom_id"]))).wait_acked(3)
+        page += 1
+        if page == 1:
+            await capture.snap("review-rounds-first", who=watcher, focus=[answer])
+    await capture.snap("review-rounds-last", who=watcher, focus=[answer], note=f"page {page} of the rounds")
+
+
+def _button(component: dict[str, object]) -> _ids.ButtonId | None:
+    try:
+        return _ids.parse(str(component.get("custom_id", "")))
+    except ValueError:
+        return None
+
+
+def _page(component: dict[str, object]) -> int | None:
+    """The page a review's page button turns to (None for any other component)."""
+    button = _button(component)
+    return button.page if isinstance(button, _ids.ReviewPageId) else None
+
+
 def _table(capture: Capture) -> StoredMessage:
     message = capture.table_message()
     assert message is not None, "the channel shows no live table"
@@ -109,4 +151,4 @@ def _mover(capture: Capture) -> User:
     return user
 
 
-SCENARIOS: dict[str, Scenario] = {"tour": tour}
+SCENARIOS: dict[str, Scenario] = {"tour": tour, "review": review}
