@@ -113,14 +113,16 @@ class _Session:
     async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
         await self._db.executemany(sql, args)
 
+    # A query runs to its end in one call to aiosqlite's thread. A cursor read across an await
+    # keeps its statement, and so a read snapshot, open on the connection; a write of this process
+    # in between, after another process committed, is refused at once ("database is locked")
+    # instead of waiting the busy timeout, as SQLite cannot move an open snapshot forward.
     async def fetch(self, sql: str, *args: Any) -> list[sqlite3.Row]:
-        async with self._db.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self._db.execute_fetchall(sql, args))
 
     async def fetchrow(self, sql: str, *args: Any) -> sqlite3.Row | None:
-        async with self._db.execute(sql, args) as cursor:
-            row: sqlite3.Row | None = await cursor.fetchone()
-            return row
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = await self.fetchrow(sql, *args)
