@@ -37,6 +37,8 @@ DOCS_PICKS = (
     ("refusal-out-of-turn", "dark", "phone-screen"),
     ("final-standings", "dark", "phone-screen"),
     ("table-mid-trick", "light", "phone-screen"),
+    ("hand-your-move-20-cards", "light", "phone-screen"),
+    ("review-summary", "dark", "phone-screen"),  # from --scenario review
 )
 DOCS_FOLDER = Path(__file__).resolve().parents[2] / "docs" / "screens"
 KINDS = ("desktop", "phone", "phone-screen")
@@ -47,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     commands = ("all", "setup", "capture", "draw", "docs", "sample")
     parser.add_argument("command", nargs="?", default="all", choices=commands)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default /tmp/screens)")
+    parser.add_argument(
+        "--also", type=Path, action="append", default=[], help="docs: another output folder to pick from (repeatable)"
+    )
     parser.add_argument("--scenario", default="tour", choices=sorted(SCENARIOS))
     parser.add_argument("--rounds", type=int, default=None, help="rounds to play (default: the whole game)")
     parser.add_argument("--players", type=int, default=3)
@@ -77,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "setup":
         return setup(apt=args.apt)
     if args.command == "docs":
-        return docs(args.out)
+        return docs([args.out, *args.also])
     themes = [t for t in args.themes.split(",") if t]
     kinds = [k for k in args.kinds.split(",") if k]
     if args.command == "sample":
@@ -326,14 +331,17 @@ def setup(*, apt: bool) -> int:
 
 
 # -- docs -------------------------------------------------------------------------------------------
-def docs(out: Path) -> int:
-    """Copy the chosen phone screenshots into docs/screens/, optimised with pngquant and optipng."""
+def docs(outs: list[Path]) -> int:
+    """Copy the chosen phone screenshots into docs/screens/, optimised with pngquant and optipng.
+    `outs`: the output folders to pick from (the review's screens come from a run of its own)."""
     DOCS_FOLDER.mkdir(parents=True, exist_ok=True)
     found = 0
     for name, theme_name, kind in DOCS_PICKS:
-        matches = sorted((out / "png").glob(f"[0-9][0-9]-{name}.{theme_name}.{kind}.png"))
+        matches = [
+            match for out in outs for match in sorted((out / "png").glob(f"[0-9][0-9]-{name}.{theme_name}.{kind}.png"))
+        ]
         if not matches:
-            print(f"no {name} ({theme_name}, {kind}) in {out / 'png'}", file=sys.stderr)
+            print(f"no {name} ({theme_name}, {kind}) in {', '.join(str(out / 'png') for out in outs)}", file=sys.stderr)
             continue
         target = DOCS_FOLDER / f"{name}.{theme_name}.png"
         shutil.copyfile(matches[0], target)
