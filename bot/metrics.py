@@ -48,6 +48,7 @@ REPOSITORY_WRITES = (
     "set_presence",
     "set_table_message",
     "set_hand_message",
+    "set_ping_message",
     "set_dm_closed",
     "set_pads_shown",
     "set_final_message",

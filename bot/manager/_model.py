@@ -123,6 +123,8 @@ class Table:
     table_round: int | None = None  # the round the table message shows
     # Each player's DM hand message: user id -> (channel id, message id, the round it shows).
     hand_messages: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    # Each player's open turn ping: user id -> (the turn it is for, its DM channel, its message).
+    ping_messages: dict[int, tuple[str, int, int]] = field(default_factory=dict)
     dm_closed: set[int] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     stopped: bool = False
@@ -275,7 +277,8 @@ Listener = Callable[[Event], None]
 
 def take_shown(table: Table, record: GameRecord) -> None:
     """Take from `record` which messages show the game, as the process that showed it stored them:
-    the table message, the score pads posted, each player's DM hand, and whose DMs are closed."""
+    the table message, the score pads posted, each player's DM hand and open turn ping, and whose
+    DMs are closed."""
     table.table_message_id, table.table_round = record.table_message_id, record.table_round
     # A game from before this was stored (None) is taken to have shown its pads so far.
     table.pads_shown = len(table.game.history) if record.pads_shown is None else record.pads_shown
@@ -284,6 +287,11 @@ def take_shown(table: Table, record: GameRecord) -> None:
         seat.user_id: (seat.dm_channel_id, seat.hand_message_id, seat.hand_round)
         for seat in record.seats
         if not seat.dm_closed and seat.dm_channel_id and seat.hand_message_id and seat.hand_round
+    }
+    table.ping_messages = {
+        seat.user_id: (seat.ping_turn, seat.dm_channel_id, seat.ping_message_id)
+        for seat in record.seats
+        if seat.dm_channel_id and seat.ping_message_id and seat.ping_turn
     }
 
 

@@ -198,6 +198,20 @@ class Persistence(Core):
         if repository is not None:
             await repository.set_final_message(table.id, message_id)
 
+    async def set_ping_message(self, table: Table, user_id: int, ping: tuple[str, int, int] | None) -> None:
+        """Remember a player's open turn ping, (the turn it is for, its DM channel, its message), or
+        that they have none: a restart then takes down a ping the move it was for has outlived."""
+        if ping is None:
+            if table.ping_messages.pop(user_id, None) is None:
+                return
+        else:
+            table.ping_messages[user_id] = ping
+        seat = table.seat_of(user_id)
+        repository = self._bookkeeping
+        if repository is not None and seat is not None:
+            turn, message_id = (None, None) if ping is None else (ping[0], ping[2])
+            await repository.set_ping_message(table.id, seat, message_id, turn)
+
     async def mark_dm_closed(self, table: Table, user_id: int) -> bool:
         """Note that a player's DMs are closed; True the first time, so they are told once."""
         if user_id in table.dm_closed:

@@ -135,6 +135,7 @@ class Statements:
     set_hand_message: str = (
         "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? WHERE game_id = ? AND seat = ?"
     )
+    set_ping_message: str = "UPDATE seats SET ping_message_id = ?, ping_turn = ? WHERE game_id = ? AND seat = ?"
     set_dm_closed: str = (
         "UPDATE seats SET dm_closed = TRUE, dm_channel_id = NULL, hand_message_id = NULL, hand_round = NULL"
         " WHERE game_id = ? AND seat = ?"
@@ -571,6 +572,9 @@ class SQLRepository(Repository):
     ) -> None:
         await self._write(self.SQL.set_hand_message, channel_id, message_id, round_number, game_id, seat)
 
+    async def set_ping_message(self, game_id: str, seat: int, message_id: int | None, turn: str | None) -> None:
+        await self._write(self.SQL.set_ping_message, message_id, turn, game_id, seat)
+
     async def set_dm_closed(self, game_id: str, seat: int) -> None:
         await self._write(self.SQL.set_dm_closed, game_id, seat)
 
@@ -628,6 +632,8 @@ class SQLRepository(Repository):
                 row["computer"],
                 row["missed"],
                 bool(row["away"]),
+                row["ping_message_id"],
+                row["ping_turn"],
             )
             for row in await db.fetch(self.SQL.seats, game["id"])
         )

@@ -76,6 +76,8 @@ class SeatRecord:
     computer: str | None = None  # the level of a computer player; None for a person
     missed: int = 0  # turns in a row that ran out of time
     away: bool = False  # the computer keeps the seat until the player is back
+    ping_message_id: int | None = None  # the player's open turn ping, in the seat's DM channel
+    ping_turn: str | None = None  # the turn that ping is for
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +376,10 @@ class Repository(abc.ABC):
     async def set_hand_message(
         self, game_id: str, seat: int, channel_id: int | None, message_id: int | None, round_number: int | None
     ) -> None: ...
+
+    @abc.abstractmethod
+    async def set_ping_message(self, game_id: str, seat: int, message_id: int | None, turn: str | None) -> None:
+        """Store a player's open turn ping (in the seat's DM channel) and the turn it is for; None: none."""
 
     @abc.abstractmethod
     async def set_dm_closed(self, game_id: str, seat: int) -> None: ...

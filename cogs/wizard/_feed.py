@@ -149,8 +149,6 @@ class Feed:
         self.drained.set()
         # What each player's DM hand message shows now, so unchanged hands are not edited.
         self.hand_shown: dict[int, object] = {}
-        # Each person's open turn ping: (the turn it is for, its DM channel, its message).
-        self._pings: dict[int, tuple[str, int, int]] = {}
         self._pinging: asyncio.Task[None] | None = None  # the pings being sent or taken down now
         self._turns_owed: set[int] = set()  # seats whose turn edit waits for room in the budget
         self._turns_paid: set[int] = set()  # seats whose turn edit the budget has paid for, not yet sent
@@ -735,23 +733,25 @@ class Feed:
         table = self.table
         waiting = [] if table.game.is_over or table.stopped else list(table.game.waiting_for())
         due = {table.players[seat].user_id: self._turn_of(seat) for seat in waiting}
-        for user_id, (turn, channel_id, message_id) in list(self._pings.items()):
+        # The open pings are the table's (stored): a ping sent before a restart goes like any other.
+        for user_id, (turn, channel_id, message_id) in list(table.ping_messages.items()):
             if due.get(user_id) != turn or not await self.bot.manager.wants_turn_ping(user_id):
-                del self._pings[user_id]
                 dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
                 try:
                     with priority(Priority.TURN):
                         await dm.get_partial_message(message_id).delete()
                 except discord.HTTPException as error:
-                    if error.code != _places.UNKNOWN_MESSAGE:  # deleted by its reader: fine
+                    if error.code != _places.UNKNOWN_MESSAGE:  # deleted by its reader, or before a restart: fine
                         self._log_once("turn ping", error)
+                # Forgotten once gone: a restart in between deletes it again, which Discord answers 10008.
+                await self.bot.manager.set_ping_message(table, user_id, None)
         for seat in waiting:
             player = table.players[seat]
             where = table.hand_messages.get(player.user_id)
             if (
                 not player.is_person
                 or player.user_id in table.away
-                or player.user_id in self._pings
+                or player.user_id in table.ping_messages
                 or where is None
                 or where[2] != table.game.round
                 or not await self.bot.manager.wants_turn_ping(player.user_id)
@@ -764,7 +764,7 @@ class Feed:
             dm = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private)
             with priority(Priority.TURN):
                 sent = await dm.send(text, nonce=self._nonce(f"g{turn}"))
-            self._pings[player.user_id] = (turn, where[0], sent.id)
+            await self.bot.manager.set_ping_message(table, player.user_id, (turn, where[0], sent.id))
 
     def _owe(self, seat: int) -> None:
         """Send a hand edit put off for want of budget as soon as the budget has room for it: the

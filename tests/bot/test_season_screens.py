@@ -65,7 +65,7 @@ def test_the_settings_with_their_seasons_are_a_message_discord_accepts(
     locale: str, current: SeasonRecord | None
 ) -> None:
     seasons = (SeasonSettingsRecord("quarterly", 2**63 - 1), current)
-    notes = (i18n.t(locale, "settings.seasons.cannot_post", channel=2**63 - 1, permissions="x" * 200),)
+    notes = (i18n.tn(locale, "settings.seasons.cannot_post", 4, channel=2**63 - 1, permissions="x" * 200),)
     embed = _settings.settings_embed(
         DEFAULTS, locale, server="S" * 100, guild_locale="pl", saved=True, seasons=seasons, notes=notes
     )

@@ -437,3 +437,49 @@ async def test_killed_at_rematch_the_new_lobby_is_shown_once_and_works(tmp_path:
         ]  # fmt: skip
         assert showing == [lobby]
         assert all(name in lobby.text() for name in names)
+
+
+PING = "🔔 Your move in Wizard"
+
+
+def stored_pings(path: Path) -> set[int]:
+    with sqlite3.connect(path) as db:
+        return {row[0] for row in db.execute("SELECT ping_message_id FROM seats WHERE ping_message_id IS NOT NULL")}
+
+
+def pings(driver: Driver, person: User) -> list[StoredMessage]:
+    return [m for m in driver.dm_view(person) if m.text().startswith(PING)]
+
+
+async def test_a_turn_ping_sent_before_a_restart_goes_once_its_move_is_made(tmp_path: Path) -> None:
+    """Which turn ping is open is stored with the seat: the restarted process takes down the ping
+    its predecessor sent, once the move it was for is made, as it takes down its own."""
+    async with bot_with_a_game(tmp_path, rounds=2) as run:
+        standin, driver, channel, people, bot = run.standin, run.driver, run.channel, run.people, run.bot
+        for person in people:
+            record = await driver.slash(person, channel, "wizard pings", {"switch": "on"})
+            assert "Turn pings are on" in (await record.wait_response()).text()
+        players = Players(standin, driver, channel, people)
+        found = await standin.wait_for(players.next_move, 30, "a move")
+        mover = found[0]
+        ping = await standin.wait_for(lambda: (shown := pings(driver, mover)) and shown[-1], 10, "the mover's ping")
+
+        # Killed once the ping is stored (a kill between its post and its row leaves it: see docs/playing.md).
+        def stored() -> bool:
+            if ping.id in stored_pings(tmp_path / "wizard.db"):
+                return True
+            # The database tells the stand-in nothing: look again in a moment, as `quiet_second` does.
+            asyncio.get_running_loop().call_later(0.05, standin.changed_soon)
+            return False
+
+        await standin.wait_for(stored, 10, "the ping stored")
+
+        await bot.kill()
+        await bot.start()
+        assert await players.move()
+        await standin.wait_for(
+            lambda: all(m.id != ping.id for m in driver.dm_view(mover)), 15, "the ping from before the restart gone"
+        )
+        while await players.move():
+            assert all(len(pings(driver, person)) <= 1 for person in people)
+        await standin.wait_for(lambda: all(pings(driver, person) == [] for person in people), 15, "no ping left")

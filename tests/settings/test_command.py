@@ -128,7 +128,7 @@ async def test_a_clash_is_explained_and_nothing_is_saved(server: Server) -> None
     reply = await server.settings(server.admin, even_rounds=True, rounds=15)
     assert reply.text() == "Three players can play at most 10 rounds with these rules."
     reply = await server.settings(server.admin, locale="ru", blind_first_round=True, even_rounds=True)
-    assert "Слепому первому раунду нужен раунд с одной картой" in reply.text()
+    assert "Для первого раунда вслепую нужен раунд с одной картой" in reply.text()
     assert (
         await stored(server)
         == server.bot.guild_settings[server.guild.id]

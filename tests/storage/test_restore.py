@@ -272,6 +272,23 @@ async def test_message_ids_survive_a_restart(site: Site) -> None:
     assert restored.dm_closed == {PEOPLE[2].user_id}
 
 
+async def test_open_turn_pings_survive_a_restart_and_a_forgotten_one_stays_gone(site: Site) -> None:
+    first = await site.boot()
+    table = await start_with(first.manager, 3)
+    manager = first.manager
+    for seat, player in enumerate(table.players):
+        await manager.set_hand_message(table, player.user_id, 8000 + seat, 8100 + seat)
+    await manager.set_ping_message(table, PEOPLE[0].user_id, ("1.0", 8000, 8300))
+    await manager.set_ping_message(table, PEOPLE[1].user_id, ("1b", 8001, 8301))
+    await manager.set_ping_message(table, PEOPLE[1].user_id, None)
+    await manager.set_ping_message(table, PEOPLE[2].user_id, None)  # none open: nothing to forget
+
+    second = await site.restart(first)
+
+    [restored] = second.restored
+    assert restored.ping_messages == {PEOPLE[0].user_id: ("1.0", 8000, 8300)}
+
+
 async def test_closed_dms_are_reported_only_once_across_a_restart(site: Site) -> None:
     first = await site.boot()
     table = await start_with(first.manager, 3)

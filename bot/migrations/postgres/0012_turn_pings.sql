@@ -1,4 +1,4 @@
--- PostgreSQL version of bot/migrations/0011_turn_pings.sql.
+-- PostgreSQL version of bot/migrations/0012_turn_pings.sql.
 -- The people who asked for a turn ping: a short DM when their move comes (the hand's bell button).
 -- A person without a row gets none; the choice is theirs across servers and games.
 
