@@ -108,12 +108,18 @@ def _forbidden(observation: Observation) -> int | None:
 
 
 def _rows(buttons: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
+    """Buttons in as few rows as Discord allows (5 a row), the rows as even as they can be: six
+    hearts are 3 + 3, not 5 and a lone card below."""
+    count = -(-len(buttons) // ROW_SIZE)
     rows = []
-    for start in range(0, len(buttons), ROW_SIZE):
+    start = 0
+    for index in range(count):
+        size = len(buttons) // count + (index < len(buttons) % count)  # the first rows take the remainder
         row = discord.ui.ActionRow[Any]()
-        for item in buttons[start : start + ROW_SIZE]:
+        for item in buttons[start : start + size]:
             row.add_item(item)
         rows.append(row)
+        start += size
     return rows
 
 

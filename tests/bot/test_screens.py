@@ -27,6 +27,9 @@ DRAWN = _faces.Faces(
 LOOKS = [pytest.param(LOOK, id="text faces"), pytest.param(Look("en-US", DRAWN), id="drawn faces")]
 
 
+HAND_OF_SEVEN = ["H13", "H11", "H9", "H7", "H5", "H2", "W1"]
+
+
 def make_table(game: Game) -> Table:
     return Table("00ab", 10, 20, 1, 300, PLAYERS[: game.players], game)
 
@@ -242,6 +245,20 @@ def test_bid_buttons_go_from_zero_to_the_hand_size_and_the_forbidden_one_is_disa
         ("2", False),
     ]
     assert "Not 1: the bids may not add up to 2." in texts(view)[1]
+
+
+def test_a_suits_cards_fill_rows_as_even_as_five_a_row_allows() -> None:
+    # Round 7, seat 1 leads: six hearts and a Wizard. Six hearts are 3 + 3, not 5 and a lone card.
+    hands = deal_hands([["S1", "S2", "S3", "S4", "S5", "S6", "S7"], HAND_OF_SEVEN, [f"C{r}" for r in range(1, 8)]])
+    table = make_table(Game(3, 0, deals={7: Deal(hands, Card.parse("D9"))}, first_dealer=0, start_round=7))
+    for _ in range(3):
+        table.game.apply(Bid(0))
+    view = _hand.hand_view(table, table.game.observation(1), LOOK)
+    assert [[str(b["label"]) for b in row] for row in rows(view)] == [
+        ["♥️ 13", "♥️ 11", "♥️ 9"],
+        ["♥️ 7", "♥️ 5", "♥️ 2"],
+        ["Wizard"],
+    ]
 
 
 def test_a_player_the_computer_plays_for_is_not_told_it_is_their_move() -> None:
