@@ -77,7 +77,7 @@ class Coach(Core):
             return record, seat, None
 
     async def _work_out_review(self, record: GameRecord, seat: int) -> Review:
-        from ..review import review_game
+        from ..review import Review, review_game
 
         assert record.seed is not None
         assert self.repository is not None
@@ -91,8 +91,11 @@ class Coach(Core):
                 review_game, record.id, len(record.seats), record.seed, options, actions, seat, valued=valued
             )
             log.info("game %s: review of seat %d worked out in %.1f s", record.id, seat, time.perf_counter() - started)
-            await self.repository.save_review(record.id, seat, review.to_json())
-        return review
+            stored = review.to_json()
+            await self.repository.save_review(record.id, seat, stored)
+        # Shown as stored (its figures rounded), so the first opening reads as every later one:
+        # "0.15" kept for an expected 0.1549 tricks shows "0.1" later, not "0.2" now.
+        return Review.from_json(stored)
 
     async def _valued_hands(self, record: GameRecord, seat: int) -> dict[tuple[int, int], float]:
         """What the game's other stored reviews say every hand was worth, by (round place, seat):
