@@ -374,13 +374,14 @@ class WizardCog(commands.Cog, name="Wizard"):
         embed = discord.Embed(title=t(locale, "rules.title"), description=t(locale, "rules.text"), colour=_look.COLOUR)
         # The house rules of this channel's game, or else those a new game here would start with.
         current = self.manager.in_channel(interaction.channel_id) if interaction.channel_id else None
+        players = None
         if isinstance(current, Lobby):
             options = current.options
         elif isinstance(current, Table):
-            options = current.game.options
+            options, players = current.game.options, len(current.players)
         else:
             options = self.bot.guild_settings.get(interaction.guild_id or 0, DEFAULTS).options
-        house = _look.house_rules(options, locale) or [t(locale, "option.standard")]
+        house = _look.house_rules(options, locale, players) or [t(locale, "option.standard")]
         embed.add_field(name=t(locale, "table.house_rules"), value="\n".join(house), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

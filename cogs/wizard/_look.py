@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -114,8 +114,9 @@ def position(table: Table, round_number: int) -> int:
     return table.game.round_numbers.index(round_number) + 1
 
 
-def house_rules(options: Options, locale: str | None) -> list[str]:
-    """The variants in force, one line each; empty for the standard rules."""
+def house_rules(options: Options, locale: str | None, players: int | None = None) -> list[str]:
+    """The variants in force, one line each; empty for the standard rules. With the game's
+    `players`, a length that is the whole game (20 rounds for three) is no shorter game."""
     lines = []
     if options.bids_may_not_add_up:
         key = "option.variant.on_but_round_one" if options.bids_may_add_up_in_round_one else "option.variant.on"
@@ -124,7 +125,8 @@ def house_rules(options: Options, locale: str | None) -> list[str]:
         lines.append(t(locale, "option.hidden_bids"))
     if options.schedule == "even":
         lines.append(t(locale, "option.even_rounds"))
-    if options.rounds is not None:
+    whole = players is not None and options.rounds == len(replace(options, rounds=None).round_numbers(players))
+    if options.rounds is not None and not whole:
         lines.append(tn(locale, "option.rounds", options.rounds))
     if options.blind_first_round:
         lines.append(t(locale, "option.blind_first_round"))

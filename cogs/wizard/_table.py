@@ -55,7 +55,7 @@ def table_view(table: Table, look: Look, *, buttons: bool = True) -> discord.ui.
     if table.stand_in is not None:
         seat, by = table.stand_in
         small.append("🤖 " + look.t(f"table.stand_in.{by}", name=look.name(table.players[seat])))
-    rules = house_rules(table.game.options, look.locale)
+    rules = house_rules(table.game.options, look.locale, len(table.players))
     if rules and observation.round_position == 1:
         # The house rules are news once: on the first table of the game (and in /wizard rules).
         small.append(look.t("table.house_rules_line", rules=" · ".join(rules)))

@@ -161,6 +161,17 @@ def test_the_house_rules_are_on_the_first_table_only() -> None:
     assert "House rules" not in message(_table.table_view(table, LOOK)).text()
 
 
+@pytest.mark.parametrize(("rounds", "shown"), [(5, "Shorter game: 5 rounds"), (20, None)])
+def test_a_length_that_is_the_whole_game_is_no_house_rule(rounds: int, shown: str | None) -> None:
+    # Three players play 20 rounds: a length of 20 is the whole game, not a shorter one.
+    text = message(_table.table_view(make_table(Game(3, 1, Options(rounds=rounds))), LOOK)).text()
+    if shown is None:
+        assert "House rules" not in text
+        assert "Shorter game" not in text
+    else:
+        assert shown in text
+
+
 def test_player_names_are_escaped_so_they_cannot_format_the_table() -> None:
     assert "Bo\\_b\\*" in message(_table.table_view(three_player_round_two(), LOOK)).text()
 
