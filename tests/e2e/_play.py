@@ -70,6 +70,13 @@ def shown_round(message: StoredMessage) -> int | None:
 
 # What a hand says first at its player's move (English), from `_hand.status_text`.
 TURN_FORM = "▶ Your move"
+# How a turn ping begins (English `ping.text`).
+TURN_PING = "🔔 Your move in Wizard"
+
+
+def turn_pings(driver: Driver, person: User) -> list[StoredMessage]:
+    """The turn pings a person's DMs hold now."""
+    return [m for m in driver.dm_view(person) if m.text().startswith(TURN_PING)]
 
 
 @dataclass(frozen=True)

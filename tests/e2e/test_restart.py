@@ -28,6 +28,7 @@ from tests.e2e._play import (
     open_game,
     read_turn,
     three_people,
+    turn_pings,
 )
 from tests.e2e._process import launch
 from tests.e2e.standin import Channel, DiscordStandin, Driver, StoredMessage, User
@@ -439,16 +440,9 @@ async def test_killed_at_rematch_the_new_lobby_is_shown_once_and_works(tmp_path:
         assert all(name in lobby.text() for name in names)
 
 
-PING = "🔔 Your move in Wizard"
-
-
 def stored_pings(path: Path) -> set[int]:
     with sqlite3.connect(path) as db:
         return {row[0] for row in db.execute("SELECT ping_message_id FROM seats WHERE ping_message_id IS NOT NULL")}
-
-
-def pings(driver: Driver, person: User) -> list[StoredMessage]:
-    return [m for m in driver.dm_view(person) if m.text().startswith(PING)]
 
 
 async def test_a_turn_ping_sent_before_a_restart_goes_once_its_move_is_made(tmp_path: Path) -> None:
@@ -462,7 +456,9 @@ async def test_a_turn_ping_sent_before_a_restart_goes_once_its_move_is_made(tmp_
         players = Players(standin, driver, channel, people)
         found = await standin.wait_for(players.next_move, 30, "a move")
         mover = found[0]
-        ping = await standin.wait_for(lambda: (shown := pings(driver, mover)) and shown[-1], 10, "the mover's ping")
+        ping = await standin.wait_for(
+            lambda: (shown := turn_pings(driver, mover)) and shown[-1], 10, "the mover's ping"
+        )
 
         # Killed once the ping is stored (a kill between its post and its row leaves it: see docs/playing.md).
         def stored() -> bool:
@@ -481,5 +477,5 @@ async def test_a_turn_ping_sent_before_a_restart_goes_once_its_move_is_made(tmp_
             lambda: all(m.id != ping.id for m in driver.dm_view(mover)), 15, "the ping from before the restart gone"
         )
         while await players.move():
-            assert all(len(pings(driver, person)) <= 1 for person in people)
-        await standin.wait_for(lambda: all(pings(driver, person) == [] for person in people), 15, "no ping left")
+            assert all(len(turn_pings(driver, person)) <= 1 for person in people)
+        await standin.wait_for(lambda: all(turn_pings(driver, person) == [] for person in people), 15, "no ping left")

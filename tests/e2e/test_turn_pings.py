@@ -3,15 +3,13 @@ their move comes, one at a time, taken down once the move is made."""
 
 from __future__ import annotations
 
-from tests.e2e._play import Recorder, latest_hand, reply_text, start_game
+from tests.e2e._play import Recorder, latest_hand, reply_text, start_game, turn_pings
 from tests.e2e.conftest import World
 from tests.e2e.standin import StoredMessage, User
 
-PING = "🔔 Your move in Wizard"
-
 
 def pings(world: World, user: User) -> list[StoredMessage]:
-    return [m for m in world.driver.dm_view(user) if m.text().startswith(PING)]
+    return turn_pings(world.driver, user)
 
 
 def labels(message: StoredMessage | None) -> list[str]:
