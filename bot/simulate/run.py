@@ -13,12 +13,17 @@ it prints the mean points per game and, when other levels play too, the differen
 each with a 95% confidence interval over the blocks; the win rate per seat (a tie shares the win);
 the share of exact bids; and the time per decision (median, 95th percentile, maximum), both by
 the wall clock and in CPU time of the playing process: on a machine busy with other work the wall
-clock runs ahead, the CPU time is what one core of its own would take.
+clock runs ahead, the CPU time is what one core of its own would take. Under the table, each
+level's rounds are split where hard changes how it bids (`LONG_ROUND`).
+
+`--save FILE` keeps each level's lead per deal seed; a later run on the same deals with
+`--paired FILE` (another version of the code, say) prints the change deal seed by deal seed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -27,9 +32,10 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.ai import Level, Player, RandomPlayer
-from bot.ai.players import EasyPlayer, HardPlayer, NormalPlayer
+from bot.ai.players import LONG_ROUND, EasyPlayer, HardPlayer, NormalPlayer
 from bot.engine import Game, Options
 
 from .baseline import BaselinePlayer
@@ -46,6 +52,7 @@ class Settings:
     variant: bool
     budget: int | None
     pimc_budget: int | None = None
+    pimc_worlds: int | None = None
 
 
 @dataclass
@@ -56,16 +63,25 @@ class GameRecord:
     rounds: int
     times: dict[str, list[float]] = field(default_factory=dict)  # decision seconds by level, wall clock
     cpu: dict[str, list[float]] = field(default_factory=dict)  # and CPU time of this process
+    # Per round played: the cards each seat was dealt; the bids, tricks and points by seat.
+    played: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
 
 
-def build_player(level: str, seed: int, budget: int | None, pimc_budget: int | None = None) -> Player:
+def build_player(
+    level: str, seed: int, budget: int | None, pimc_budget: int | None = None, pimc_worlds: int | None = None
+) -> Player:
     rng = random.Random(seed)
     if level == "random":
         return RandomPlayer(rng)
     if level == "baseline":
         return BaselinePlayer(rng)
     if level == "pimc":
-        return PimcPlayer(rng) if pimc_budget is None else PimcPlayer(rng, budget=pimc_budget, min_worlds=1)
+        options: dict[str, int] = {}
+        if pimc_budget is not None:
+            options.update(budget=pimc_budget, min_worlds=1)
+        if pimc_worlds is not None:
+            options.update(max_worlds=pimc_worlds)
+        return PimcPlayer(rng, **options)
     if level == Level.EASY.value:
         return EasyPlayer(rng)
     if level == Level.NORMAL.value:
@@ -82,7 +98,9 @@ def play_game(index: int, settings: Settings) -> GameRecord:
     seed = settings.seed * 1_000_003 + block
     levels = tuple(settings.seats[(seat - rotation) % players] for seat in range(players))
     seats = [
-        build_player(level, seed * 7919 + seat * 104729 + 1, settings.budget, settings.pimc_budget)
+        build_player(
+            level, seed * 7919 + seat * 104729 + 1, settings.budget, settings.pimc_budget, settings.pimc_worlds
+        )
         for seat, level in enumerate(levels)
     ]
     game = Game(players, seed, Options(bids_may_not_add_up=settings.variant))
@@ -101,7 +119,8 @@ def play_game(index: int, settings: Settings) -> GameRecord:
         times[levels[seat]].append(clock() - started)
         game.apply(action, by=seat)
     exact = tuple(sum(1 for r in game.history if r.bids[seat] == r.tricks[seat]) for seat in range(players))
-    return GameRecord(levels, tuple(game.scores), exact, len(game.history), times, cpu)
+    played = [(r.round, r.bids, r.tricks, r.points) for r in game.history]
+    return GameRecord(levels, tuple(game.scores), exact, len(game.history), times, cpu, played)
 
 
 def _run(args: tuple[int, Settings]) -> GameRecord:
@@ -125,9 +144,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def report(records: Sequence[GameRecord], players: int) -> str:
     levels = sorted({level for r in records for level in r.levels}, key=LEVELS.index)
-    blocks: dict[int, list[GameRecord]] = {}
-    for index, record in enumerate(records):
-        blocks.setdefault(index // players, []).append(record)
+    blocks = by_block(records, players)
     lines = [
         f"{len(records)} games, {players} players, {len(blocks)} deal seeds x {players} seat rotations; "
         "95% CI over deal seeds",
@@ -136,20 +153,11 @@ def report(records: Sequence[GameRecord], players: int) -> str:
     ]
     for level in levels:
         seat_count = sum(1 for lv in records[0].levels if lv == level)
-        points_per_block: list[float] = []
-        diffs_per_block: list[float] = []
-        for block in blocks.values():
-            mine: list[float] = []
-            diffs: list[float] = []
-            for r in block:
-                own = [s for s, lv in zip(r.scores, r.levels, strict=True) if lv == level]
-                rest = [s for s, lv in zip(r.scores, r.levels, strict=True) if lv != level]
-                mine.append(statistics.fmean(own))
-                if rest:
-                    diffs.append(statistics.fmean(own) - statistics.fmean(rest))
-            points_per_block.append(statistics.fmean(mine))
-            if diffs:
-                diffs_per_block.append(statistics.fmean(diffs))
+        points_per_block = [
+            statistics.fmean(s for r in block for s, lv in zip(r.scores, r.levels, strict=True) if lv == level)
+            for block in blocks
+        ]
+        diffs_per_block = block_diffs(records, players, level)
         points, points_ci = mean_ci(points_per_block)
         if diffs_per_block:
             diff, diff_ci = mean_ci(diffs_per_block)
@@ -175,7 +183,97 @@ def report(records: Sequence[GameRecord], players: int) -> str:
             f"{wins / (len(records) * seat_count):>9.1%} {exact / rounds:>10.1%} {len(times):>9} "
             f"{spread(times):>22} {spread(cpu):>22}"
         )
+    lines.extend(report_rounds(records, levels))
     return "\n".join(lines)
+
+
+def by_block(records: Sequence[GameRecord], players: int) -> list[list[GameRecord]]:
+    """The games of each deal seed: one per seat rotation."""
+    return [list(records[start : start + players]) for start in range(0, len(records), players)]
+
+
+def block_diffs(records: Sequence[GameRecord], players: int, level: str) -> list[float]:
+    """Per deal seed, the mean points a game of `level`'s seats above the other seats'."""
+    diffs: list[float] = []
+    for block in by_block(records, players):
+        games = []
+        for r in block:
+            own = [s for s, lv in zip(r.scores, r.levels, strict=True) if lv == level]
+            rest = [s for s, lv in zip(r.scores, r.levels, strict=True) if lv != level]
+            if own and rest:
+                games.append(statistics.fmean(own) - statistics.fmean(rest))
+        if games:
+            diffs.append(statistics.fmean(games))
+    return diffs
+
+
+def report_rounds(records: Sequence[GameRecord], levels: Sequence[str]) -> list[str]:
+    """Each level's rounds split where hard changes how it bids (`players.LONG_ROUND` card plays:
+    9 cards each at four players), with points, exact bids, bids and tricks a round."""
+    players = len(records[0].levels) if records else 0
+    lines = [f"by round: long = {LONG_ROUND} card plays or more (hard bids by the normal rule there)"]
+    for level in levels:
+        for long in (False, True):
+            count = points = exact = bids = tricks = 0
+            for r in records:
+                for cards, bid, took, scored in r.played:
+                    if (cards * players >= LONG_ROUND) is not long:
+                        continue
+                    for seat, lv in enumerate(r.levels):
+                        if lv == level:
+                            count += 1
+                            points += scored[seat]
+                            exact += bid[seat] == took[seat]
+                            bids += bid[seat]
+                            tricks += took[seat]
+            if count:
+                lines.append(
+                    f"{level:<7} {'long' if long else 'short':<5} {count:>6} rounds {points / count:7.2f} points "
+                    f"{exact / count:7.1%} exact  bid {bids / count:5.2f}  took {tricks / count:5.2f}"
+                )
+    return lines
+
+
+def same_deals(settings: Settings, games: int, earlier: dict[str, object]) -> str | None:
+    """Why an earlier run saved with `--save` played other deals than this one; None if it did not."""
+    same = {"players": settings.players, "seed": settings.seed, "variant": settings.variant, "games": games}
+    for key, value in same.items():
+        if earlier.get(key) != value:
+            return f"the earlier run played other deals: its {key} is {earlier.get(key)}, not {value}"
+    return None
+
+
+def paired(records: Sequence[GameRecord], players: int, earlier: dict[str, object]) -> str:
+    """The difference, deal seed by deal seed, between this run's lead of each level over the
+    others and that of an earlier run on the same deals (`same_deals`)."""
+    lines = ["paired with the earlier run, on the same deal seeds (this run less that one):"]
+    before = earlier["diffs"]
+    assert isinstance(before, dict)
+    for level, diffs in _diffs(records, players).items():
+        if level not in before:
+            continue
+        change = [now - then for now, then in zip(diffs, before[level], strict=True)]
+        mean, half = mean_ci(change)
+        lines.append(f"{level:<7} {mean:+8.1f} ±{half:6.1f} points a game above the others ({len(change)} deal seeds)")
+    return "\n".join(lines)
+
+
+def _diffs(records: Sequence[GameRecord], players: int) -> dict[str, list[float]]:
+    levels = sorted({level for r in records for level in r.levels}, key=LEVELS.index)
+    found = {level: block_diffs(records, players, level) for level in levels}
+    return {level: diffs for level, diffs in found.items() if diffs}
+
+
+def saved(records: Sequence[GameRecord], settings: Settings, games: int) -> dict[str, object]:
+    """What `--save` writes: the deals played and each level's lead per deal seed."""
+    return {
+        "players": settings.players,
+        "seed": settings.seed,
+        "variant": settings.variant,
+        "games": games,
+        "seats": list(settings.seats),
+        "diffs": _diffs(records, settings.players),
+    }
 
 
 def spread(seconds: Sequence[float]) -> str:
@@ -194,6 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", action="store_true", help='play with "bids may not add up"')
     parser.add_argument("--budget", type=int, default=None, help="the hard level's card plays per decision")
     parser.add_argument("--pimc-budget", type=int, default=None, help="the search yardstick's card plays per decision")
+    parser.add_argument("--pimc-worlds", type=int, default=None, help="the most deals the search yardstick samples")
+    parser.add_argument("--save", type=Path, help="write each level's lead per deal seed to this JSON file")
+    parser.add_argument("--paired", type=Path, help="compare, deal seed by deal seed, with a run saved by --save")
     args = parser.parse_args(argv)
     seats = tuple(level.strip() for level in args.seats.split(","))
     if len(seats) != args.players:
@@ -201,7 +302,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [level for level in seats if level not in LEVELS]
     if unknown:
         parser.error(f"unknown levels {unknown}; choose from {', '.join(LEVELS)}")
-    settings = Settings(args.players, seats, args.seed, args.variant, args.budget, args.pimc_budget)
+    settings = Settings(args.players, seats, args.seed, args.variant, args.budget, args.pimc_budget, args.pimc_worlds)
+    earlier = None
+    if args.paired:
+        try:
+            earlier = json.loads(args.paired.read_text())
+        except (OSError, ValueError) as error:
+            parser.error(f"--paired {args.paired}: {error}")
+    if earlier is not None:
+        mismatch = same_deals(settings, args.games, earlier)
+        if mismatch:
+            parser.error(mismatch)
     started = time.perf_counter()
     jobs = [(index, settings) for index in range(args.games)]
     if args.workers > 1:
@@ -210,6 +321,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         records = [_run(job) for job in jobs]
     print(report(records, args.players))
+    if earlier is not None:
+        print(paired(records, args.players, earlier))
+    if args.save:
+        args.save.write_text(json.dumps(saved(records, settings, args.games), indent=1) + "\n")
     print(
         f"{time.perf_counter() - started:.1f} s wall, {args.workers} worker(s)"
         + (", variant: bids may not add up" if args.variant else "")

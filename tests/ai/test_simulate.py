@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from bot.simulate import mean_ci, percentile
+from bot.simulate.pimc import PimcPlayer
+from bot.simulate.run import build_player
 
 
 def test_simulate_prints_a_row_per_level() -> None:
@@ -56,3 +59,59 @@ def test_statistics() -> None:
     assert 1.2 < half < 1.3
     assert percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5) == 3.0
     assert percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.95) == 5.0
+
+
+def simulate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.simulate", *args], capture_output=True, text=True, timeout=120
+    )  # fmt: skip
+
+
+SMALL = ("--games", "6", "--players", "3", "--seats", "hard,pimc,normal", "--budget", "300", "--pimc-budget", "400")
+
+
+def test_simulate_splits_each_levels_rounds_where_hard_changes_how_it_bids() -> None:
+    result = simulate(*SMALL)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    split = lines.index("by round: long = 36 card plays or more (hard bids by the normal rule there)")
+    rows = [line.split() for line in lines[split + 1 : split + 7]]
+    # A game of three plays 20 rounds: 1-11 cards are short (3 x 11 = 33 plays), 12-20 long.
+    assert {(row[0], row[1], row[2]) for row in rows} == {
+        (level, kind, str(6 * count))
+        for level in ("hard", "pimc", "normal")
+        for kind, count in (("short", 11), ("long", 9))
+    }
+
+
+def test_a_run_paired_with_itself_differs_by_nothing(tmp_path: Path) -> None:
+    saved = tmp_path / "run.json"
+    first = simulate(*SMALL, "--save", str(saved))
+    assert first.returncode == 0, first.stderr
+    again = simulate(*SMALL, "--paired", str(saved))
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("paired with the earlier run"))
+    rows = {line.split()[0]: line.split()[1:3] for line in lines[start + 1 : start + 4]}
+    assert rows == {level: ["+0.0", "±"] for level in ("hard", "pimc", "normal")}
+    # A different hard is told apart deal seed by deal seed.
+    other = simulate(*[arg if arg != "300" else "900" for arg in SMALL], "--paired", str(saved))
+    changed = {line.split()[0]: line.split()[1] for line in other.stdout.split("paired with")[1].splitlines()[1:]}
+    assert changed["hard"] != "+0.0"
+
+
+def test_a_run_on_other_deals_is_not_paired(tmp_path: Path) -> None:
+    saved = tmp_path / "run.json"
+    assert simulate(*SMALL, "--save", str(saved)).returncode == 0
+    result = simulate(*SMALL, "--seed", "2", "--paired", str(saved))
+    assert result.returncode == 2
+    assert "its seed is 1, not 2" in result.stderr
+    missing = simulate(*SMALL, "--paired", str(tmp_path / "none.json"))
+    assert missing.returncode == 2
+    assert "--paired" in missing.stderr
+
+
+def test_the_search_yardstick_can_be_made_cheaper() -> None:
+    player = build_player("pimc", 1, None, 20_000, 100)
+    assert isinstance(player, PimcPlayer)
+    assert (player.budget, player.max_worlds) == (20_000, 100)
