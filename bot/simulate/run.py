@@ -59,12 +59,18 @@ class Settings:
 class GameRecord:
     levels: tuple[str, ...]  # by seat
     scores: tuple[int, ...]
-    exact: tuple[int, ...]  # exact bids by seat
-    rounds: int
+    # Per round played: the cards each seat was dealt; the bids, tricks and points by seat.
+    played: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]]
     times: dict[str, list[float]] = field(default_factory=dict)  # decision seconds by level, wall clock
     cpu: dict[str, list[float]] = field(default_factory=dict)  # and CPU time of this process
-    # Per round played: the cards each seat was dealt; the bids, tricks and points by seat.
-    played: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
+
+    @property
+    def rounds(self) -> int:
+        return len(self.played)
+
+    def exact(self, seat: int) -> int:
+        """The rounds in which `seat` took exactly the tricks it bid."""
+        return sum(1 for _, bids, tricks, _ in self.played if bids[seat] == tricks[seat])
 
 
 def build_player(
@@ -118,9 +124,8 @@ def play_game(index: int, settings: Settings) -> GameRecord:
         cpu[levels[seat]].append(cpu_clock() - cpu_started)
         times[levels[seat]].append(clock() - started)
         game.apply(action, by=seat)
-    exact = tuple(sum(1 for r in game.history if r.bids[seat] == r.tricks[seat]) for seat in range(players))
     played = [(r.round, r.bids, r.tricks, r.points) for r in game.history]
-    return GameRecord(levels, tuple(game.scores), exact, len(game.history), times, cpu, played)
+    return GameRecord(levels, tuple(game.scores), played, times, cpu)
 
 
 def _run(args: tuple[int, Settings]) -> GameRecord:
@@ -142,8 +147,13 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
+def levels_of(records: Sequence[GameRecord]) -> list[str]:
+    """The levels that played, in the order of `LEVELS`."""
+    return sorted({level for r in records for level in r.levels}, key=LEVELS.index)
+
+
 def report(records: Sequence[GameRecord], players: int) -> str:
-    levels = sorted({level for r in records for level in r.levels}, key=LEVELS.index)
+    levels = levels_of(records)
     blocks = by_block(records, players)
     lines = [
         f"{len(records)} games, {players} players, {len(blocks)} deal seeds x {players} seat rotations; "
@@ -172,7 +182,7 @@ def report(records: Sequence[GameRecord], players: int) -> str:
             winners = [s for s, score in enumerate(r.scores) if score == top]
             for seat, lv in enumerate(r.levels):
                 if lv == level:
-                    exact += r.exact[seat]
+                    exact += r.exact(seat)
                     rounds += r.rounds
                     if seat in winners:
                         wins += 1 / len(winners)
@@ -183,7 +193,7 @@ def report(records: Sequence[GameRecord], players: int) -> str:
             f"{wins / (len(records) * seat_count):>9.1%} {exact / rounds:>10.1%} {len(times):>9} "
             f"{spread(times):>22} {spread(cpu):>22}"
         )
-    lines.extend(report_rounds(records, levels))
+    lines.extend(report_rounds(records, players, levels))
     return "\n".join(lines)
 
 
@@ -207,10 +217,9 @@ def block_diffs(records: Sequence[GameRecord], players: int, level: str) -> list
     return diffs
 
 
-def report_rounds(records: Sequence[GameRecord], levels: Sequence[str]) -> list[str]:
+def report_rounds(records: Sequence[GameRecord], players: int, levels: Sequence[str]) -> list[str]:
     """Each level's rounds split where hard changes how it bids (`players.LONG_ROUND` card plays:
     9 cards each at four players), with points, exact bids, bids and tricks a round."""
-    players = len(records[0].levels) if records else 0
     lines = [f"by round: long = {LONG_ROUND} card plays or more (hard bids by the normal rule there)"]
     for level in levels:
         for long in (False, True):
@@ -259,8 +268,7 @@ def paired(records: Sequence[GameRecord], players: int, earlier: dict[str, objec
 
 
 def _diffs(records: Sequence[GameRecord], players: int) -> dict[str, list[float]]:
-    levels = sorted({level for r in records for level in r.levels}, key=LEVELS.index)
-    found = {level: block_diffs(records, players, level) for level in levels}
+    found = {level: block_diffs(records, players, level) for level in levels_of(records)}
     return {level: diffs for level, diffs in found.items() if diffs}
 
 
