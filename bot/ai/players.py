@@ -242,6 +242,11 @@ BID_WINDOW = 2
 LONG_ROUND = 36
 
 
+def is_long_round(players: int, cards: int) -> bool:
+    """Whether a round of `cards` cards each lasts LONG_ROUND card plays or more."""
+    return players * cards >= LONG_ROUND
+
+
 class HardPlayer:
     """Determinized Monte Carlo search, sized to answer in a few tens of milliseconds.
 
@@ -447,7 +452,7 @@ class HardPlayer:
         allowed = [action.tricks for action in observation.legal if isinstance(action, Bid)]
         floor = policy.sure_tricks(hand)
         heuristic = normal_bid(observation)
-        if players * size >= LONG_ROUND and heuristic in allowed:
+        if is_long_round(players, size) and heuristic in allowed:
             # Over a long round the rollouts misjudge bids (see LONG_ROUND): the normal bid is
             # taken, and the search weighs only what it is asked to.
             candidates = [heuristic]

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.ai import Level, Player, RandomPlayer
-from bot.ai.players import LONG_ROUND, EasyPlayer, HardPlayer, NormalPlayer
+from bot.ai.players import LONG_ROUND, EasyPlayer, HardPlayer, NormalPlayer, is_long_round
 from bot.engine import Game, Options
 
 from .baseline import BaselinePlayer
@@ -226,7 +226,7 @@ def report_rounds(records: Sequence[GameRecord], players: int, levels: Sequence[
             count = points = exact = bids = tricks = 0
             for r in records:
                 for cards, bid, took, scored in r.played:
-                    if (cards * players >= LONG_ROUND) is not long:
+                    if is_long_round(players, cards) is not long:
                         continue
                     for seat, lv in enumerate(r.levels):
                         if lv == level:
