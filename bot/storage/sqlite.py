@@ -14,7 +14,7 @@ import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, closing, nullcontext
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, closing
 from pathlib import Path
 from typing import Any
 
@@ -139,10 +139,12 @@ class SQLiteRepository(SQLRepository):
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._session = _Session(connection)
-        # Held by each write from its first statement to its commit, and by close(): the bot may
-        # stop while a click it already answered is still writing, and closing between that
-        # write's statements would fail its commit.
-        self._write_lock = asyncio.Lock()
+        # Held by each write from its first statement to its commit, by each read, and by close().
+        # One connection holds the write's open transaction, so a read let in between its
+        # statements would see rows not yet committed, or rolled back after; and the bot may stop
+        # while a click it already answered is still writing, and closing between that write's
+        # statements would fail its commit.
+        self._lock = asyncio.Lock()
         self._publishing = asyncio.Lock()
 
     @classmethod
@@ -245,7 +247,7 @@ class SQLiteRepository(SQLRepository):
         return self._publishing
 
     async def close(self) -> None:
-        async with self._write_lock:
+        async with self._lock:
             await self._db.close()
 
     async def schema_version(self) -> int:
@@ -253,13 +255,15 @@ class SQLiteRepository(SQLRepository):
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
-    def _reading(self) -> AbstractAsyncContextManager[_Session]:
-        # One connection: reads need no lock, and see every committed write.
-        return nullcontext(self._session)
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[_Session]:
+        # Between writes, never inside one (see `_lock`): it sees every committed write and nothing else.
+        async with self._lock:
+            yield self._session
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[_Session]:
-        async with self._write_lock:
+        async with self._lock:
             try:
                 yield self._session
                 await self._db.commit()
@@ -273,7 +277,7 @@ class SQLiteRepository(SQLRepository):
     async def _statement(self) -> AsyncIterator[_Session]:
         # No rollback: a statement that fails changes nothing; and a rollback started by a write
         # cancelled at shutdown (the claims renewed every beat) could outlive the event loop.
-        async with self._write_lock:
+        async with self._lock:
             yield self._session
             await self._db.commit()
 
@@ -285,10 +289,11 @@ class SQLiteRepository(SQLRepository):
 
     async def ratings(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
         marks = ",".join("?" * len(user_ids))
-        rows = await self._session.fetch(
-            f"SELECT user_id, mu, sigma FROM player_stats WHERE guild_id = ? AND user_id IN ({marks})"
-            " AND mu IS NOT NULL",
-            guild_id,
-            *user_ids,
-        )
+        async with self._reading() as db:
+            rows = await db.fetch(
+                f"SELECT user_id, mu, sigma FROM player_stats WHERE guild_id = ? AND user_id IN ({marks})"
+                " AND mu IS NOT NULL",
+                guild_id,
+                *user_ids,
+            )
         return {row["user_id"]: (row["mu"], row["sigma"]) for row in rows}

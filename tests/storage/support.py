@@ -3,12 +3,13 @@ reading the file with the standard library, and finished games made to order."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -19,6 +20,8 @@ from tests.manager.support import CHANNEL, GUILD, SEED, Recorder
 # Tests that look into or change the SQLite file itself; tests/postgres runs every other test of
 # tests/storage against PostgreSQL.
 sqlite_only = pytest.mark.sqlite_only
+
+T = TypeVar("T")
 
 QUIET_IDLE = 60.0  # long enough that no lobby expires during a test that is not about expiry
 
@@ -109,6 +112,16 @@ async def running_game(repository: Repository, game_id: str, user_ids: Sequence[
     """A game row for `record_finished` to finish, as the manager leaves it when the last action is in."""
     await repository.create_lobby(game_id, guild, CHANNEL, user_ids[0], {}, 300, seats_of(user_ids))
     await repository.start_game(game_id, SEED)
+
+
+async def reads_beside(write: asyncio.Future[Any], read: Callable[[], Awaitable[T]]) -> list[T]:
+    """What `read` returns, again and again until `write` is done: each read goes in while a
+    statement of the write is under way, as a command answered beside another click's write would.
+    The caller awaits `write` for its outcome."""
+    seen = [await read()]
+    while not write.done():
+        seen.append(await read())
+    return seen
 
 
 def final_seat(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import sqlite3
@@ -30,7 +31,7 @@ from bot.storage import (
 )
 from tests.manager.support import CHANNEL, GUILD, OTHER_CHANNEL
 
-from .support import final_seat, peek, running_game, seats_of, sqlite_only, tables_in, user_version
+from .support import final_seat, peek, reads_beside, running_game, seats_of, sqlite_only, tables_in, user_version
 
 OTHER_GUILD = 2
 ANN, BO, CY, DI = 101, 102, 103, 104
@@ -638,6 +639,37 @@ async def test_the_repository_works_after_a_failed_record_finished(
     stats = await repository.player_stats(GUILD, ANN)
     assert stats is not None
     assert stats.games == 2
+
+
+async def test_a_read_beside_a_finished_game_being_stored_sees_all_of_it_or_none(repository: Repository) -> None:
+    await running_game(repository, "g1", [ANN, BO])
+
+    async def games() -> list[tuple[int, int]]:
+        return [(s.user_id, s.games) for s in await repository.leaderboard(GUILD, Sort.WINS, 0, 10)]
+
+    write = asyncio.ensure_future(repository.record_finished("g1", GUILD, GOOD_GAME, None))
+    seen = await reads_beside(write, games)
+    await write
+    assert {tuple(board) for board in seen} <= {(), ((ANN, 1), (BO, 1))}
+    assert seen[-1] == [(ANN, 1), (BO, 1)]
+
+
+async def test_a_read_beside_a_write_that_fails_sees_none_of_it(
+    repository: Repository, integrity_error: type[Exception]
+) -> None:
+    await running_game(repository, "g1", [ANN, BO])
+    await running_game(repository, "g2", [ANN, BO])
+    await repository.record_finished("g1", GUILD, GOOD_GAME, None)
+    before = await repository.player_stats(GUILD, ANN)
+    # The first seat's rows are written before the second seat's name is refused (see FAILING_RESULTS).
+    game_id, seats = FAILING_RESULTS["a player without a name"]
+
+    write = asyncio.ensure_future(repository.record_finished(game_id, GUILD, seats, None))
+    seen = await reads_beside(write, lambda: repository.player_stats(GUILD, ANN))
+    with pytest.raises(integrity_error):
+        await write
+    assert seen == [before] * len(seen)
+    assert await repository.player_stats(GUILD, ANN) == before
 
 
 # Lobby writes that fail after their first statement: the seat numbers repeat.

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from bot.storage._sql import SQLITE
 from tests.manager.support import GUILD
 
 from .conftest import OldDatabase
-from .support import peek, running_game, sqlite_only
+from .support import peek, reads_beside, running_game, sqlite_only
 
 OTHER_GUILD = 2
 ANN, BO, CY, DI = 101, 102, 103, 104
@@ -99,6 +100,19 @@ async def test_ending_a_season_begins_the_next_in_the_same_step_and_only_once(re
     assert (ended.ended_at, ended.channel_id) == (T0 + DAY, CHANNEL)
     assert await repository.current_season(GUILD) == SeasonRecord(GUILD, 2, T0 + DAY, T0 + 2 * DAY, None)
     assert await repository.last_season(GUILD) == await repository.current_season(GUILD)
+
+
+async def test_a_read_beside_a_seasons_turnover_sees_the_season_before_or_after_and_never_none(
+    repository: Repository,
+) -> None:
+    """A game finishing at the turnover asks which season runs while the turnover is being stored;
+    it must not find none (and so count for no season)."""
+    await repository.start_season(GUILD, 1, T0, T0 + DAY)
+    turnover = asyncio.ensure_future(repository.end_season(GUILD, 1, T0 + DAY, CHANNEL, (T0 + DAY, T0 + 2 * DAY)))
+    seen = await reads_beside(turnover, lambda: repository.current_season(GUILD))
+    assert await turnover
+    assert {None if season is None else season.number for season in seen} <= {1, 2}
+    assert await repository.current_season(GUILD) == SeasonRecord(GUILD, 2, T0 + DAY, T0 + 2 * DAY, None)
 
 
 async def test_an_end_is_owed_an_announcement_only_with_a_channel_and_a_ranked_game(repository: Repository) -> None:
