@@ -53,6 +53,7 @@ class Settings:
     budget: int | None
     pimc_budget: int | None = None
     pimc_worlds: int | None = None
+    rounds: int | None = None  # only the game's first rounds (the shortest), else all
 
 
 @dataclass
@@ -109,7 +110,7 @@ def play_game(index: int, settings: Settings) -> GameRecord:
         )
         for seat, level in enumerate(levels)
     ]
-    game = Game(players, seed, Options(bids_may_not_add_up=settings.variant))
+    game = Game(players, seed, Options(rounds=settings.rounds, bids_may_not_add_up=settings.variant))
     times: dict[str, list[float]] = {level: [] for level in levels}
     cpu: dict[str, list[float]] = {level: [] for level in levels}
     clock = time.perf_counter
@@ -245,7 +246,13 @@ def report_rounds(records: Sequence[GameRecord], players: int, levels: Sequence[
 
 def same_deals(settings: Settings, games: int, earlier: dict[str, object]) -> str | None:
     """Why an earlier run saved with `--save` played other deals than this one; None if it did not."""
-    same = {"players": settings.players, "seed": settings.seed, "variant": settings.variant, "games": games}
+    same = {
+        "players": settings.players,
+        "seed": settings.seed,
+        "variant": settings.variant,
+        "rounds": settings.rounds,
+        "games": games,
+    }
     for key, value in same.items():
         if earlier.get(key) != value:
             return f"the earlier run played other deals: its {key} is {earlier.get(key)}, not {value}"
@@ -278,6 +285,7 @@ def saved(records: Sequence[GameRecord], settings: Settings, games: int) -> dict
         "players": settings.players,
         "seed": settings.seed,
         "variant": settings.variant,
+        "rounds": settings.rounds,
         "games": games,
         "seats": list(settings.seats),
         "diffs": _diffs(records, settings.players),
@@ -298,6 +306,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes to play games in")
     parser.add_argument("--variant", action="store_true", help='play with "bids may not add up"')
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="play only each game's first ROUNDS rounds, the shortest (default: all)",
+    )
     parser.add_argument("--budget", type=int, default=None, help="the hard level's card plays per decision")
     parser.add_argument("--pimc-budget", type=int, default=None, help="the search yardstick's card plays per decision")
     parser.add_argument("--pimc-worlds", type=int, default=None, help="the most deals the search yardstick samples")
@@ -310,7 +324,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [level for level in seats if level not in LEVELS]
     if unknown:
         parser.error(f"unknown levels {unknown}; choose from {', '.join(LEVELS)}")
-    settings = Settings(args.players, seats, args.seed, args.variant, args.budget, args.pimc_budget, args.pimc_worlds)
+    try:
+        Options(rounds=args.rounds).round_numbers(args.players)
+    except ValueError as error:
+        parser.error(f"--rounds: {error}")
+    settings = Settings(
+        args.players, seats, args.seed, args.variant, args.budget, args.pimc_budget, args.pimc_worlds, args.rounds
+    )
     earlier = None
     if args.paired:
         try:

@@ -100,6 +100,25 @@ def test_a_run_paired_with_itself_differs_by_nothing(tmp_path: Path) -> None:
     assert changed["hard"] != "+0.0"
 
 
+def test_a_run_can_play_only_the_short_rounds_and_pairs_only_with_one_that_did(tmp_path: Path) -> None:
+    saved = tmp_path / "run.json"
+    result = simulate(*SMALL, "--rounds", "4", "--save", str(saved))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    split = lines.index("by round: long = 36 card plays or more (hard bids by the normal rule there)")
+    rows = [line.split() for line in lines[split + 1 : split + 4]]
+    assert {(row[0], row[1], row[2]) for row in rows} == {
+        (level, "short", str(6 * 4)) for level in ("hard", "pimc", "normal")
+    }
+    assert simulate(*SMALL, "--rounds", "4", "--paired", str(saved)).returncode == 0
+    whole = simulate(*SMALL, "--paired", str(saved))
+    assert whole.returncode == 2
+    assert "its rounds is 4, not None" in whole.stderr
+    too_many = simulate(*SMALL, "--rounds", "21")
+    assert too_many.returncode == 2
+    assert "--rounds" in too_many.stderr
+
+
 def test_a_run_on_other_deals_is_not_paired(tmp_path: Path) -> None:
     saved = tmp_path / "run.json"
     assert simulate(*SMALL, "--save", str(saved)).returncode == 0
