@@ -257,8 +257,8 @@ class HardPlayer:
     what counts in the end is the lead over the others. Bids are chosen the same way, the later
     bidders bidding by the normal heuristic in each world; the trump choice is the normal one.
 
-    Better worlds: each is drawn from `attempts` deals in proportion to how well they explain the
-    bids (`bid_likelihood`), and each deal keeps from the others, each with its own chance, the
+    Better worlds: each is `attempts` deals, each weighed in proportion to how well it explains
+    the bids (`bid_likelihood`, `sample_deals`), and each deal keeps from the others, each with its own chance, the
     cards their plays say they lack (`knowledge.play_hints`: a seat that needed the trick and let
     it go held nothing legal that takes it; one past its bid that took it held nothing that loses
     it; one that followed under the winner kept no card it would have played first). More worlds
@@ -291,7 +291,7 @@ class HardPlayer:
         self.deadline = deadline  # seconds; stops the search early, never the first world
         self.clock = clock
         self.infer = infer  # weigh sampled worlds by how well they explain the others' bids
-        self.attempts = attempts  # deals a world is drawn from when weighing them
+        self.attempts = attempts  # deals a world is made of when weighing them
         self.spite = spite  # how much the others' points count against its own
 
     def choose(self, observation: Observation) -> Action:
@@ -305,17 +305,38 @@ class HardPlayer:
         return PLAYS[self._card(observation).index]
 
     def _worlds(self, candidates: int, plays_per_rollout: int) -> int:
-        """How many worlds fit the budget; drawing a world costs about as much as SAMPLE_COST plays."""
-        cost = candidates * plays_per_rollout + (SAMPLE_COST if self.infer else 0)
+        """How many worlds fit the budget. With `infer`, a world is the `attempts` deals it is
+        drawn from, each played out (`sample_deals`), and drawing them costs about as much as
+        SAMPLE_COST plays; `min_worlds` then counts deals, so that the costliest decisions play
+        out no more than they would with one deal a world."""
+        deals = self.attempts if self.infer else 1
+        cost = deals * candidates * plays_per_rollout + (SAMPLE_COST if self.infer else 0)
         worlds = self.budget // max(1, cost)
-        return max(self.min_worlds, min(self.max_worlds, worlds))
+        return max(-(-self.min_worlds // deals), min(self.max_worlds, worlds))
 
     def sample_world(self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()) -> list[list[Card]]:
-        """One deal of the unseen cards consistent with the observation; the seat's own hand as it is.
+        """One deal of the unseen cards consistent with the observation, the seat's own hand as
+        it is: one of `sample_deals`, picked with its share."""
+        deals = self.sample_deals(observation, facts, hints)
+        pick = self.rng.random()
+        for hands, share in deals:
+            pick -= share
+            if pick < 0:
+                return hands
+        return deals[-1][0]
 
-        With `infer`, it is picked from `attempts` deals with chances in proportion to how well
-        the others' bids fit their hands in each (`bid_likelihood`), and each deal keeps from each
-        seat the cards its plays say it lacks (`hints`, each taken with its own chance).
+    def sample_deals(
+        self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()
+    ) -> list[tuple[list[list[Card]], float]]:
+        """A world: deals of the unseen cards consistent with the observation (the seat's own hand
+        as it is), each with its share of the world, the shares adding up to one.
+
+        With `infer`, `attempts` deals, each sharing in proportion to how well the others' bids
+        fit their hands in it (`bid_likelihood`), and each keeping from each seat the cards its
+        plays say it lacks (`hints`, each taken with its own chance). The search plays out every
+        deal and weighs it by its share: the same expectation as playing out one deal picked with
+        those chances, without the noise of the pick, and the deals cost far less to draw than to
+        throw away in short rounds, where drawing is most of a world's cost.
         """
         masks = [policy.void_mask(v) for v in facts.voids]
         deals: list[list[list[Card]]] = []
@@ -324,15 +345,11 @@ class HardPlayer:
             hands = self._deal(observation, facts, masks, hints if self.infer else ())
             hands[observation.seat] = list(observation.hand)
             if not self.infer:
-                return hands
+                return [(hands, 1.0)]
             deals.append(hands)
             weights.append(bid_likelihood(observation, facts, hands))
-        pick = self.rng.random() * sum(weights)
-        for hands, weight in zip(deals, weights, strict=True):
-            pick -= weight
-            if pick < 0:
-                return hands
-        return deals[-1]
+        total = sum(weights)
+        return [(hands, weight / total) for hands, weight in zip(deals, weights, strict=True)]
 
     def _deal(
         self, observation: Observation, facts: Knowledge, voids: list[int], hints: Sequence[Hint]
@@ -395,20 +412,20 @@ class HardPlayer:
         # Sized by its own candidates, so weighing `also` leaves its choice as it is.
         worlds = self._worlds(len(candidates), remaining)
         totals = [0.0] * len(searched)
-        tricks = [0] * len(searched)
+        tricks = [0.0] * len(searched)
         done = 0
         for world in range(worlds):
             if world and self.clock() - start > self.deadline:
                 break
-            hands = self.sample_world(observation, facts, hints)
-            numbers = [[card.index for card in hand] for hand in hands]
-            for i, card in enumerate(searched):
-                dealt = [list(hand) for hand in numbers]
-                dealt[seat].remove(card.index)
-                needs = [bid - won for bid, won in zip(bids, observation.tricks_won, strict=True)]
-                taken = rollout(dealt, trump, needs, observation.trick_leader, [*trick, card.index])
-                totals[i] += self._score(points_after(bids, observation.tricks_won, taken), seat)
-                tricks[i] += observation.tricks_won[seat] + taken[seat]
+            for hands, share in self.sample_deals(observation, facts, hints):
+                numbers = [[card.index for card in hand] for hand in hands]
+                for i, card in enumerate(searched):
+                    dealt = [list(hand) for hand in numbers]
+                    dealt[seat].remove(card.index)
+                    needs = [bid - won for bid, won in zip(bids, observation.tricks_won, strict=True)]
+                    taken = rollout(dealt, trump, needs, observation.trick_leader, [*trick, card.index])
+                    totals[i] += share * self._score(points_after(bids, observation.tricks_won, taken), seat)
+                    tricks[i] += share * (observation.tricks_won[seat] + taken[seat])
             done += 1
         own = totals[: len(candidates)]
         top = max(own)
@@ -467,24 +484,24 @@ class HardPlayer:
         # Sized by its own candidates, so weighing `also` leaves its choice as it is.
         worlds = self._worlds(len(candidates), players * size)
         totals = [0.0] * len(searched)
-        tricks = [0] * len(searched)
+        tricks = [0.0] * len(searched)
         done = 0
         for world in range(worlds):
             if world and self.clock() - start > self.deadline:
                 break
-            hands = self.sample_world(observation, facts)
-            numbers = [[card.index for card in hand] for hand in hands]
-            # What the later bidders' hands are worth does not depend on this bid: read them once.
-            estimates = [self._estimate(observation, hands[other]) for other in after]
-            for i, bid in enumerate(searched):
-                bids = list(observation.bids)
-                bids[seat] = bid
-                for other, estimate in zip(after, estimates, strict=True):
-                    bids[other] = self._simulated_bid(observation, hands[other], estimate, bids, other == order[-1])
-                placed = [b or 0 for b in bids]
-                taken = rollout([list(hand) for hand in numbers], trump_id, list(placed), order[0], [])
-                totals[i] += self._score(points_after(placed, (0,) * players, taken), seat)
-                tricks[i] += taken[seat]
+            for hands, share in self.sample_deals(observation, facts):
+                numbers = [[card.index for card in hand] for hand in hands]
+                # What the later bidders' hands are worth does not depend on this bid: read them once.
+                estimates = [self._estimate(observation, hands[other]) for other in after]
+                for i, bid in enumerate(searched):
+                    bids = list(observation.bids)
+                    bids[seat] = bid
+                    for other, estimate in zip(after, estimates, strict=True):
+                        bids[other] = self._simulated_bid(observation, hands[other], estimate, bids, other == order[-1])
+                    placed = [b or 0 for b in bids]
+                    taken = rollout([list(hand) for hand in numbers], trump_id, list(placed), order[0], [])
+                    totals[i] += share * self._score(points_after(placed, (0,) * players, taken), seat)
+                    tricks[i] += share * taken[seat]
             done += 1
         own = totals[: len(candidates)]
         top = max(own)

@@ -75,9 +75,12 @@ class Counted(HardPlayer):
         super().__init__(random.Random(seed), budget=3200, min_worlds=1, max_worlds=400, deadline=float("inf"))
         self.drawn: list[list[list[Card]]] = []
 
-    def sample_world(self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()) -> list[list[Card]]:
-        self.drawn.append(super().sample_world(observation, facts, hints))
-        return self.drawn[-1]
+    def sample_deals(
+        self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()
+    ) -> list[tuple[list[list[Card]], float]]:
+        deals = super().sample_deals(observation, facts, hints)
+        self.drawn.extend(hands for hands, _ in deals)
+        return deals
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -149,6 +149,29 @@ def test_the_budget_caps_the_worlds() -> None:
     assert player._worlds(1, 1) == 50
 
 
+def test_a_world_of_inferred_deals_costs_each_deal_played_out() -> None:
+    # Three deals, five candidates of 40 plays each, and 50 plays to draw them: 650 a world.
+    player = HardPlayer(random.Random(0), budget=10_000, min_worlds=1, max_worlds=50, attempts=3)
+    assert player._worlds(5, 40) == 15
+    # At least eight deals: three worlds.
+    assert HardPlayer(random.Random(0), budget=100, min_worlds=8, attempts=3)._worlds(5, 40) == 3
+
+
+def test_a_world_is_its_deals_each_weighed_by_how_well_it_explains_the_bids() -> None:
+    game = situation(["W2 W3 W4", "S2 S3 S4", "C2 C3 C4", "W1 D5 D6"], "H9", dealer=3, bids=[3, 0, 0])
+    observation = game.observation(3)
+    facts = knowledge(observation)
+    player = HardPlayer(random.Random(2))
+    for _ in range(20):
+        deals = player.sample_deals(observation, facts)
+        assert len(deals) == player.attempts
+        likelihoods = [bid_likelihood(observation, facts, hands) for hands, _ in deals]
+        for (hands, share), likelihood in zip(deals, likelihoods, strict=True):
+            check_world(observation, hands)
+            assert share == pytest.approx(likelihood / sum(likelihoods))
+    assert HardPlayer(random.Random(2), infer=False).sample_deals(observation, facts)[0][1] == 1.0
+
+
 def test_hard_search_is_deterministic_for_a_seed_mid_round() -> None:
     game = Game(5, 17, Options(), start_round=8)
     rng = random.Random(3)

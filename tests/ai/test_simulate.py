@@ -94,8 +94,9 @@ def test_a_run_paired_with_itself_differs_by_nothing(tmp_path: Path) -> None:
     start = next(i for i, line in enumerate(lines) if line.startswith("paired with the earlier run"))
     rows = {line.split()[0]: line.split()[1:3] for line in lines[start + 1 : start + 4]}
     assert rows == {level: ["+0.0", "±"] for level in ("hard", "pimc", "normal")}
-    # A different hard is told apart deal seed by deal seed.
-    other = simulate(*[arg if arg != "300" else "900" for arg in SMALL], "--paired", str(saved))
+    # A different hard is told apart deal seed by deal seed. (A world is three playouts of each
+    # candidate, so 300 plays and 900 both make most decisions a single world: ten times as many.)
+    other = simulate(*[arg if arg != "300" else "3000" for arg in SMALL], "--paired", str(saved))
     changed = {line.split()[0]: line.split()[1] for line in other.stdout.split("paired with")[1].splitlines()[1:]}
     assert changed["hard"] != "+0.0"
 
