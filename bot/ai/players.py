@@ -251,21 +251,21 @@ class HardPlayer:
     """Determinized Monte Carlo search, sized to answer in a few tens of milliseconds.
 
     It deals the cards it cannot see to the others consistently with what it saw (cards played,
-    known voids, hand sizes, the turned-up card), and plays each such world to the end of the
-    round once per candidate action (the same worlds for every candidate). It takes the action
+    known voids, hand sizes, the turned-up card), and plays each such deal to the end of the
+    round once per candidate action (the same deals for every candidate). It takes the action
     with the best average result: its own round points less `spite` times the others' mean, since
     what counts in the end is the lead over the others. Bids are chosen the same way, the later
     bidders bidding by the normal heuristic in each world; the trump choice is the normal one.
 
     Better worlds: each is `attempts` deals, each weighed in proportion to how well it explains
-    the bids (`bid_likelihood`, `sample_deals`), and each deal keeps from the others, each with its own chance, the
-    cards their plays say they lack (`knowledge.play_hints`: a seat that needed the trick and let
-    it go held nothing legal that takes it; one past its bid that took it held nothing that loses
-    it; one that followed under the winner kept no card it would have played first). More worlds
-    in the same time: the rollouts run on card numbers (`table.rollout`, a cheap policy: the
-    normal play without its hold-up chances); deals are read in one pass (`read_hand`); candidates
-    are cut to one card of each run of cards that play alike (`distinct_cards`) and to bids near
-    the normal one.
+    the bids (`bid_likelihood`, `sample_deals`), and each deal keeps from the others, each with
+    its own chance, the cards their plays say they lack (`knowledge.play_hints`: a seat that
+    needed the trick and let it go held nothing legal that takes it; one past its bid that took
+    it held nothing that loses it; one that followed under the winner kept no card it would have
+    played first). More worlds in the same time: the rollouts run on card numbers
+    (`table.rollout`, a cheap policy: the normal play without its hold-up chances); deals are read
+    in one pass (`read_hand`); candidates are cut to one card of each run of cards that play alike
+    (`distinct_cards`) and to bids near the normal one.
 
     The work is capped by a number of simulated card plays per decision (`budget`), so a seed fixes
     every choice; the wall-clock `deadline` is only a safety stop on a slow or busy machine.
@@ -335,8 +335,8 @@ class HardPlayer:
         fit their hands in it (`bid_likelihood`), and each keeping from each seat the cards its
         plays say it lacks (`hints`, each taken with its own chance). The search plays out every
         deal and weighs it by its share: the same expectation as playing out one deal picked with
-        those chances, without the noise of the pick, and the deals cost far less to draw than to
-        throw away in short rounds, where drawing is most of a world's cost.
+        those chances, without the noise of the pick. In short rounds, where drawing and reading
+        the deals is much of a world's cost, the deals once thrown away are the cheapest to add.
         """
         masks = [policy.void_mask(v) for v in facts.voids]
         deals: list[list[list[Card]]] = []
