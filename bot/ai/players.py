@@ -314,17 +314,6 @@ class HardPlayer:
         worlds = self.budget // max(1, cost)
         return max(-(-self.min_worlds // deals), min(self.max_worlds, worlds))
 
-    def sample_world(self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()) -> list[list[Card]]:
-        """One deal of the unseen cards consistent with the observation, the seat's own hand as
-        it is: one of `sample_deals`, picked with its share."""
-        deals = self.sample_deals(observation, facts, hints)
-        pick = self.rng.random()
-        for hands, share in deals:
-            pick -= share
-            if pick < 0:
-                return hands
-        return deals[-1][0]
-
     def sample_deals(
         self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()
     ) -> list[tuple[list[list[Card]], float]]:

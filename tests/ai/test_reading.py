@@ -110,7 +110,7 @@ def test_a_hint_is_taken_with_its_trust(trust: float, ever: bool) -> None:
     facts = knowledge(observation)
     player = HardPlayer(random.Random(3), attempts=1)
     hint = Hint(2, mask("W1 W2 W3 W4"), trust)
-    worlds = [player.sample_world(observation, facts, [hint]) for _ in range(200)]
+    worlds = [hands for _ in range(200) for hands, _ in player.sample_deals(observation, facts, [hint])]
     assert any(card.kind.value == "W" for world in worlds for card in world[2]) is ever
 
 
