@@ -17,7 +17,8 @@ clock runs ahead, the CPU time is what one core of its own would take. Under the
 level's rounds are split where hard changes how it bids (`LONG_ROUND`).
 
 `--save FILE` keeps each level's lead per deal seed; a later run on the same deals with
-`--paired FILE` (another version of the code, say) prints the change deal seed by deal seed.
+`--paired FILE` (another version of the code, say) prints the change deal seed by deal seed; a run
+of fewer games pairs with the earlier run's first deal seeds.
 """
 
 from __future__ import annotations
@@ -245,17 +246,26 @@ def report_rounds(records: Sequence[GameRecord], players: int, levels: Sequence[
 
 
 def same_deals(settings: Settings, games: int, earlier: dict[str, object]) -> str | None:
-    """Why an earlier run saved with `--save` played other deals than this one; None if it did not."""
+    """Why an earlier run saved with `--save` played other deals than this one; None if it did not.
+
+    A run of fewer games pairs with the first deal seeds of a longer one (deal seeds follow the
+    block index alone), so a quick check can be paired with a long saved run; its blocks must then
+    be whole, or its last deal seed would be compared on fewer seat rotations than the earlier's."""
     same = {
         "players": settings.players,
         "seed": settings.seed,
         "variant": settings.variant,
         "rounds": settings.rounds,
-        "games": games,
     }
     for key, value in same.items():
         if earlier.get(key) != value:
             return f"the earlier run played other deals: its {key} is {earlier.get(key)}, not {value}"
+    before = earlier.get("games")
+    if not isinstance(before, int) or games > before or (games < before and games % settings.players):
+        return (
+            f"the earlier run played other deals: its games are {before}; pair {before} games, "
+            f"or fewer in whole blocks of {settings.players}"
+        )
     return None
 
 
@@ -268,7 +278,8 @@ def paired(records: Sequence[GameRecord], players: int, earlier: dict[str, objec
     for level, diffs in _diffs(records, players).items():
         if level not in before:
             continue
-        change = [now - then for now, then in zip(diffs, before[level], strict=True)]
+        # The earlier run may be longer (`same_deals`): this run's deal seeds are its first ones.
+        change = [now - then for now, then in zip(diffs, before[level][: len(diffs)], strict=True)]
         mean, half = mean_ci(change)
         lines.append(f"{level:<7} {mean:+8.1f} ±{half:6.1f} points a game above the others ({len(change)} deal seeds)")
     return "\n".join(lines)

@@ -120,6 +120,21 @@ def test_a_run_can_play_only_the_short_rounds_and_pairs_only_with_one_that_did(t
     assert "--rounds" in too_many.stderr
 
 
+def test_a_shorter_run_pairs_with_the_first_deal_seeds_of_a_longer_one(tmp_path: Path) -> None:
+    saved = tmp_path / "run.json"
+    assert simulate(*SMALL, "--save", str(saved)).returncode == 0
+    # SMALL is two deal seeds of three games; the first alone is the same games again.
+    first = simulate(*[arg if arg != "6" else "3" for arg in SMALL], "--paired", str(saved))
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.split("paired with the earlier run")[1].splitlines()[1:4]
+    assert {line.split()[0]: line.split()[1] for line in lines} == {"hard": "+0.0", "pimc": "+0.0", "normal": "+0.0"}
+    assert all(line.endswith("(1 deal seeds)") for line in lines)
+    for games in ("4", "9"):
+        refused = simulate(*[arg if arg != "6" else games for arg in SMALL], "--paired", str(saved))
+        assert refused.returncode == 2
+        assert "its games are 6" in refused.stderr
+
+
 def test_a_run_on_other_deals_is_not_paired(tmp_path: Path) -> None:
     saved = tmp_path / "run.json"
     assert simulate(*SMALL, "--save", str(saved)).returncode == 0
