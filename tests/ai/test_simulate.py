@@ -74,13 +74,13 @@ def test_simulate_splits_each_levels_rounds_where_hard_changes_how_it_bids() -> 
     result = simulate(*SMALL)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    split = lines.index("by round: long = 36 card plays or more (hard bids by the normal rule there)")
+    split = lines.index("by round: long = 32 card plays or more (hard bids by the normal rule there)")
     rows = [line.split() for line in lines[split + 1 : split + 7]]
-    # A game of three plays 20 rounds: 1-11 cards are short (3 x 11 = 33 plays), 12-20 long.
+    # A game of three plays 20 rounds: 1-10 cards are short (3 x 10 = 30 plays), 11-20 long.
     assert {(row[0], row[1], row[2]) for row in rows} == {
         (level, kind, str(6 * count))
         for level in ("hard", "pimc", "normal")
-        for kind, count in (("short", 11), ("long", 9))
+        for kind, count in (("short", 10), ("long", 10))
     }
 
 
@@ -106,7 +106,7 @@ def test_a_run_can_play_only_the_short_rounds_and_pairs_only_with_one_that_did(t
     result = simulate(*SMALL, "--rounds", "4", "--save", str(saved))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    split = lines.index("by round: long = 36 card plays or more (hard bids by the normal rule there)")
+    split = lines.index("by round: long = 32 card plays or more (hard bids by the normal rule there)")
     rows = [line.split() for line in lines[split + 1 : split + 4]]
     assert {(row[0], row[1], row[2]) for row in rows} == {
         (level, "short", str(6 * 4)) for level in ("hard", "pimc", "normal")
