@@ -220,8 +220,8 @@ def block_diffs(records: Sequence[GameRecord], players: int, level: str) -> list
 
 
 def report_rounds(records: Sequence[GameRecord], players: int, levels: Sequence[str]) -> list[str]:
-    """Each level's rounds split where hard changes how it bids (`players.LONG_ROUND` card plays:
-    8 cards each at four players), with points, exact bids, bids and tricks a round."""
+    """Each level's rounds split where hard changes how it bids (`players.is_long_round`), with
+    points, exact bids, bids and tricks a round."""
     lines = [f"by round: long = {LONG_ROUND} card plays or more (hard bids by the normal rule there)"]
     for level in levels:
         for long in (False, True):
