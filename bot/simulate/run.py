@@ -19,6 +19,14 @@ level's rounds are split where hard changes how it bids (`LONG_ROUND`).
 `--save FILE` keeps each level's lead per deal seed; a later run on the same deals with
 `--paired FILE` (another version of the code, say) prints the change deal seed by deal seed; a run
 of fewer games pairs with the earlier run's first deal seeds.
+
+`--decision-seeds` reseeds each seat's generator before each of its decisions from the deal seed,
+the seat, the round and the decision's place in the round, instead of letting one generator run
+through the game. A round's deal never depends on the play (the engine draws it from the game's
+seed), and no level reads the scores of earlier rounds, so a round then plays the same whatever
+happened before it: a change to one kind of round leaves every other round of a paired run as it
+was, and the paired change splits exactly into the short and the long rounds' parts. Without it,
+a changed decision changes every later draw, and the rounds after it carry their own noise.
 """
 
 from __future__ import annotations
@@ -55,6 +63,7 @@ class Settings:
     pimc_budget: int | None = None
     pimc_worlds: int | None = None
     rounds: int | None = None  # only the game's first rounds (the shortest), else all
+    decision_seeds: bool = False  # reseed each seat before each decision (`decision_seed`)
 
 
 @dataclass
@@ -76,9 +85,15 @@ class GameRecord:
 
 
 def build_player(
-    level: str, seed: int, budget: int | None, pimc_budget: int | None = None, pimc_worlds: int | None = None
+    level: str,
+    rng: random.Random | int,
+    budget: int | None,
+    pimc_budget: int | None = None,
+    pimc_worlds: int | None = None,
 ) -> Player:
-    rng = random.Random(seed)
+    """A player of `level` drawing from `rng` (a generator, or the seed of a new one)."""
+    if isinstance(rng, int):
+        rng = random.Random(rng)
     if level == "random":
         return RandomPlayer(rng)
     if level == "baseline":
@@ -99,19 +114,32 @@ def build_player(
     return HardPlayer(rng)
 
 
+# A game has at most 20 rounds (3 players); a round at most 6 bids, 60 card plays and a trump choice.
+ROUNDS_BOUND = 64
+STEPS_BOUND = 128
+
+
+def decision_seed(seat_seed: int, round_index: int, step: int) -> int:
+    """The seed of a seat's generator for its decision at `step` (the actions taken so far in the
+    round, by anyone) of the game's `round_index`-th round (from 0), with `--decision-seeds`: a
+    different one for every decision of the game."""
+    return (seat_seed * ROUNDS_BOUND + round_index) * STEPS_BOUND + step
+
+
 def play_game(index: int, settings: Settings) -> GameRecord:
     """Game `index`: block index // players gives the deal seed, index % players the seat rotation."""
     players = settings.players
     block, rotation = divmod(index, players)
     seed = settings.seed * 1_000_003 + block
     levels = tuple(settings.seats[(seat - rotation) % players] for seat in range(players))
+    seat_seeds = [seed * 7919 + seat * 104729 + 1 for seat in range(players)]
+    rngs = [random.Random(seat_seed) for seat_seed in seat_seeds]
     seats = [
-        build_player(
-            level, seed * 7919 + seat * 104729 + 1, settings.budget, settings.pimc_budget, settings.pimc_worlds
-        )
+        build_player(level, rngs[seat], settings.budget, settings.pimc_budget, settings.pimc_worlds)
         for seat, level in enumerate(levels)
     ]
     game = Game(players, seed, Options(rounds=settings.rounds, bids_may_not_add_up=settings.variant))
+    step = 0
     times: dict[str, list[float]] = {level: [] for level in levels}
     cpu: dict[str, list[float]] = {level: [] for level in levels}
     clock = time.perf_counter
@@ -120,12 +148,16 @@ def play_game(index: int, settings: Settings) -> GameRecord:
         seat = game.to_move
         assert seat is not None
         observation = game.observation(seat)
+        finished = len(game.history)
+        if settings.decision_seeds:
+            rngs[seat].seed(decision_seed(seat_seeds[seat], finished, step))
         started = clock()
         cpu_started = cpu_clock()
         action = seats[seat].choose(observation)
         cpu[levels[seat]].append(cpu_clock() - cpu_started)
         times[levels[seat]].append(clock() - started)
         game.apply(action, by=seat)
+        step = 0 if len(game.history) > finished else step + 1
     played = [(r.round, r.bids, r.tricks, r.points) for r in game.history]
     return GameRecord(levels, tuple(game.scores), played, times, cpu)
 
@@ -204,19 +236,34 @@ def by_block(records: Sequence[GameRecord], players: int) -> list[list[GameRecor
     return [list(records[start : start + players]) for start in range(0, len(records), players)]
 
 
-def block_diffs(records: Sequence[GameRecord], players: int, level: str) -> list[float]:
-    """Per deal seed, the mean points a game of `level`'s seats above the other seats'."""
+def block_diffs(records: Sequence[GameRecord], players: int, level: str, long: bool | None = None) -> list[float]:
+    """Per deal seed, the mean points a game of `level`'s seats above the other seats', in the
+    whole game or, with `long`, in its long (True) or short (False) rounds alone
+    (`players.is_long_round`): the two parts add up to the whole."""
     diffs: list[float] = []
     for block in by_block(records, players):
         games = []
         for r in block:
-            own = [s for s, lv in zip(r.scores, r.levels, strict=True) if lv == level]
-            rest = [s for s, lv in zip(r.scores, r.levels, strict=True) if lv != level]
+            scores = r.scores if long is None else part_scores(r, players, long)
+            own = [s for s, lv in zip(scores, r.levels, strict=True) if lv == level]
+            rest = [s for s, lv in zip(scores, r.levels, strict=True) if lv != level]
             if own and rest:
                 games.append(statistics.fmean(own) - statistics.fmean(rest))
         if games:
             diffs.append(statistics.fmean(games))
     return diffs
+
+
+def part_scores(record: GameRecord, players: int, long: bool) -> list[int]:
+    """Each seat's points in the game's long (True) or short (False) rounds."""
+    totals = [0] * players
+    for cards, _, _, points in record.played:
+        if is_long_round(players, cards) is long:
+            totals = [total + scored for total, scored in zip(totals, points, strict=True)]
+    return totals
+
+
+PARTS = {"short": False, "long": True}
 
 
 def report_rounds(records: Sequence[GameRecord], players: int, levels: Sequence[str]) -> list[str]:
@@ -256,9 +303,11 @@ def same_deals(settings: Settings, games: int, earlier: dict[str, object]) -> st
         "seed": settings.seed,
         "variant": settings.variant,
         "rounds": settings.rounds,
+        "decision_seeds": settings.decision_seeds,
     }
     for key, value in same.items():
-        if earlier.get(key) != value:
+        # Runs saved before `--decision-seeds` existed let one generator run through each game.
+        if earlier.get(key, False if key == "decision_seeds" else None) != value:
             return f"the earlier run played other deals: its {key} is {earlier.get(key)}, not {value}"
     before = earlier.get("games")
     if not isinstance(before, int) or games > before or (games < before and games % settings.players):
@@ -282,11 +331,21 @@ def paired(records: Sequence[GameRecord], players: int, earlier: dict[str, objec
         change = [now - then for now, then in zip(diffs, before[level][: len(diffs)], strict=True)]
         mean, half = mean_ci(change)
         lines.append(f"{level:<7} {mean:+8.1f} ±{half:6.1f} points a game above the others ({len(change)} deal seeds)")
+    parts = earlier.get("parts")
+    if isinstance(parts, dict):
+        for name, long in PARTS.items():
+            for level, diffs in _diffs(records, players, long).items():
+                then = parts.get(name, {}).get(level)
+                if then is None:
+                    continue
+                change = [now - was for now, was in zip(diffs, then[: len(diffs)], strict=True)]
+                mean, half = mean_ci(change)
+                lines.append(f"{level:<7} {mean:+8.1f} ±{half:6.1f} of it in the {name} rounds")
     return "\n".join(lines)
 
 
-def _diffs(records: Sequence[GameRecord], players: int) -> dict[str, list[float]]:
-    found = {level: block_diffs(records, players, level) for level in levels_of(records)}
+def _diffs(records: Sequence[GameRecord], players: int, long: bool | None = None) -> dict[str, list[float]]:
+    found = {level: block_diffs(records, players, level, long) for level in levels_of(records)}
     return {level: diffs for level, diffs in found.items() if diffs}
 
 
@@ -297,9 +356,11 @@ def saved(records: Sequence[GameRecord], settings: Settings, games: int) -> dict
         "seed": settings.seed,
         "variant": settings.variant,
         "rounds": settings.rounds,
+        "decision_seeds": settings.decision_seeds,
         "games": games,
         "seats": list(settings.seats),
         "diffs": _diffs(records, settings.players),
+        "parts": {name: _diffs(records, settings.players, long) for name, long in PARTS.items()},
     }
 
 
@@ -326,6 +387,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=None, help="the hard level's card plays per decision")
     parser.add_argument("--pimc-budget", type=int, default=None, help="the search yardstick's card plays per decision")
     parser.add_argument("--pimc-worlds", type=int, default=None, help="the most deals the search yardstick samples")
+    parser.add_argument(
+        "--decision-seeds",
+        action="store_true",
+        help="reseed each seat before each decision, so that a round plays alike whatever came before it",
+    )
     parser.add_argument("--save", type=Path, help="write each level's lead per deal seed to this JSON file")
     parser.add_argument("--paired", type=Path, help="compare, deal seed by deal seed, with a run saved by --save")
     args = parser.parse_args(argv)
@@ -340,7 +406,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         parser.error(f"--rounds: {error}")
     settings = Settings(
-        args.players, seats, args.seed, args.variant, args.budget, args.pimc_budget, args.pimc_worlds, args.rounds
+        args.players,
+        seats,
+        args.seed,
+        args.variant,
+        args.budget,
+        args.pimc_budget,
+        args.pimc_worlds,
+        args.rounds,
+        args.decision_seeds,
     )
     earlier = None
     if args.paired:
@@ -367,6 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"{time.perf_counter() - started:.1f} s wall, {args.workers} worker(s)"
         + (", variant: bids may not add up" if args.variant else "")
+        + (", decision seeds" if args.decision_seeds else "")
     )
     return 0
 

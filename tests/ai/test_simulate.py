@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from bot.simulate import mean_ci, percentile
+import pytest
+
+from bot.ai.players import HardPlayer, is_long_round
+from bot.engine import Action, Observation
+from bot.simulate import mean_ci, percentile, run
 from bot.simulate.pimc import PimcPlayer
-from bot.simulate.run import build_player
+from bot.simulate.run import ROUNDS_BOUND, STEPS_BOUND, Settings, build_player, decision_seed, play_game
 
 
 def test_simulate_prints_a_row_per_level() -> None:
@@ -150,3 +157,72 @@ def test_the_search_yardstick_can_be_made_cheaper() -> None:
     player = build_player("pimc", 1, None, 20_000, 100)
     assert isinstance(player, PimcPlayer)
     assert (player.budget, player.max_worlds) == (20_000, 100)
+
+
+class ShortRoundsChanged:
+    """Hard with ten times the budget in the short rounds only, drawing from one generator."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.short = HardPlayer(rng, budget=3000, min_worlds=1)
+        self.long = HardPlayer(rng, budget=300, min_worlds=1)
+
+    def choose(self, observation: Observation) -> Action:
+        long = is_long_round(observation.players, observation.round)
+        return (self.long if long else self.short).choose(observation)
+
+
+def test_decision_seeds_leave_the_rounds_a_change_does_not_touch_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three players: rounds 1-10 are short, 11 and 12 long (33 and 36 card plays).
+    settings = Settings(3, ("hard", "normal", "easy"), 1, False, 300, rounds=12)
+    seeded = replace(settings, decision_seeds=True)
+    before = [play_game(0, kind).played for kind in (settings, seeded)]
+
+    def changed(level: str, rng: random.Random | int, *args: object) -> object:
+        if level == "hard":
+            assert isinstance(rng, random.Random)
+            return ShortRoundsChanged(rng)
+        return build_player(level, rng, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run, "build_player", changed)
+    after = [play_game(0, kind).played for kind in (settings, seeded)]
+    for old, new in zip(before, after, strict=True):
+        assert new[:10] != old[:10]
+    # The long rounds play as before only when each decision has its own seed.
+    assert after[0][10:] != before[0][10:]
+    assert after[1][10:] == before[1][10:]
+
+
+def test_every_decision_of_a_game_has_its_own_seed() -> None:
+    seeds = {decision_seed(5, round_index, step) for round_index in range(ROUNDS_BOUND) for step in range(STEPS_BOUND)}
+    assert len(seeds) == ROUNDS_BOUND * STEPS_BOUND
+    assert not seeds & {decision_seed(6, 0, step) for step in range(STEPS_BOUND)}
+
+
+SEEDED = (*SMALL, "--rounds", "12", "--decision-seeds")
+
+
+def test_a_run_with_decision_seeds_splits_its_pairing_into_short_and_long_rounds(tmp_path: Path) -> None:
+    saved = tmp_path / "run.json"
+    assert simulate(*SEEDED, "--save", str(saved)).returncode == 0
+    kept = json.loads(saved.read_text())
+    assert kept["decision_seeds"] is True
+    for level, whole in kept["diffs"].items():
+        parts = [kept["parts"][name][level] for name in ("short", "long")]
+        assert [round(a + b, 6) for a, b in zip(*parts, strict=True)] == [round(w, 6) for w in whole]
+    # At 3 players rounds 11 and 12 are long (33 and 36 plays), so both parts have points.
+    assert any(kept["parts"]["long"]["hard"])
+    assert any(kept["parts"]["short"]["hard"])
+    other = simulate(*[arg if arg != "300" else "3000" for arg in SEEDED], "--paired", str(saved))
+    assert other.returncode == 0, other.stderr
+    lines = other.stdout.split("paired with the earlier run")[1].splitlines()
+    assert any(line.startswith("hard") and line.endswith("of it in the short rounds") for line in lines)
+    assert any(line.startswith("hard") and line.endswith("of it in the long rounds") for line in lines)
+
+
+def test_a_run_pairs_only_with_one_seeded_the_same_way(tmp_path: Path) -> None:
+    saved = tmp_path / "run.json"
+    assert simulate(*SMALL, "--save", str(saved)).returncode == 0
+    refused = simulate(*SMALL, "--decision-seeds", "--paired", str(saved))
+    assert refused.returncode == 2
+    assert "its decision_seeds is False, not True" in refused.stderr
