@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.players import HardPlayer, is_long_round
+from bot.ai.players import LONG_ROUND, HardPlayer, is_long_round
 from bot.engine import Action, Observation
 from bot.simulate import mean_ci, percentile, run
 from bot.simulate.pimc import PimcPlayer
@@ -75,19 +75,26 @@ def simulate(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 SMALL = ("--games", "6", "--players", "3", "--seats", "hard,pimc,normal", "--budget", "300", "--pimc-budget", "400")
+SPLIT_LINE = f"by round: long = {LONG_ROUND} card plays or more (hard bids by the normal rule there)"
+
+
+def short_rounds(players: int, rounds: int) -> int:
+    """How many of a game's first `rounds` rounds (of 1, 2, ... cards) are short; the short come first."""
+    return sum(1 for cards in range(1, rounds + 1) if not is_long_round(players, cards))
 
 
 def test_simulate_splits_each_levels_rounds_where_hard_changes_how_it_bids() -> None:
     result = simulate(*SMALL)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    split = lines.index("by round: long = 32 card plays or more (hard bids by the normal rule there)")
+    split = lines.index(SPLIT_LINE)
     rows = [line.split() for line in lines[split + 1 : split + 7]]
-    # A game of three plays 20 rounds: 1-10 cards are short (3 x 10 = 30 plays), 11-20 long.
+    # A game of three plays 20 rounds, of 1 to 20 cards each.
+    short = short_rounds(3, 20)
     assert {(row[0], row[1], row[2]) for row in rows} == {
         (level, kind, str(6 * count))
         for level in ("hard", "pimc", "normal")
-        for kind, count in (("short", 10), ("long", 10))
+        for kind, count in (("short", short), ("long", 20 - short))
     }
 
 
@@ -113,7 +120,8 @@ def test_a_run_can_play_only_the_short_rounds_and_pairs_only_with_one_that_did(t
     result = simulate(*SMALL, "--rounds", "4", "--save", str(saved))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    split = lines.index("by round: long = 32 card plays or more (hard bids by the normal rule there)")
+    assert short_rounds(3, 4) == 4
+    split = lines.index(SPLIT_LINE)
     rows = [line.split() for line in lines[split + 1 : split + 4]]
     assert {(row[0], row[1], row[2]) for row in rows} == {
         (level, "short", str(6 * 4)) for level in ("hard", "pimc", "normal")
@@ -173,8 +181,9 @@ class ShortRoundsChanged:
 
 
 def test_decision_seeds_leave_the_rounds_a_change_does_not_touch_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Three players: rounds 1-10 are short, 11 and 12 long (33 and 36 card plays).
     settings = Settings(3, ("hard", "normal", "easy"), 1, False, 300, rounds=12)
+    short = short_rounds(3, 12)
+    assert 0 < short < 12
     seeded = replace(settings, decision_seeds=True)
     before = [play_game(0, kind).played for kind in (settings, seeded)]
 
@@ -187,10 +196,10 @@ def test_decision_seeds_leave_the_rounds_a_change_does_not_touch_as_they_were(mo
     monkeypatch.setattr(run, "build_player", changed)
     after = [play_game(0, kind).played for kind in (settings, seeded)]
     for old, new in zip(before, after, strict=True):
-        assert new[:10] != old[:10]
+        assert new[:short] != old[:short]
     # The long rounds play as before only when each decision has its own seed.
-    assert after[0][10:] != before[0][10:]
-    assert after[1][10:] == before[1][10:]
+    assert after[0][short:] != before[0][short:]
+    assert after[1][short:] == before[1][short:]
 
 
 def test_every_decision_of_a_game_has_its_own_seed() -> None:
@@ -210,7 +219,7 @@ def test_a_run_with_decision_seeds_splits_its_pairing_into_short_and_long_rounds
     for level, whole in kept["diffs"].items():
         parts = [kept["parts"][name][level] for name in ("short", "long")]
         assert [round(a + b, 6) for a, b in zip(*parts, strict=True)] == [round(w, 6) for w in whole]
-    # At 3 players rounds 11 and 12 are long (33 and 36 plays), so both parts have points.
+    assert 0 < short_rounds(3, 12) < 12
     assert any(kept["parts"]["long"]["hard"])
     assert any(kept["parts"]["short"]["hard"])
     other = simulate(*[arg if arg != "300" else "3000" for arg in SEEDED], "--paired", str(saved))
