@@ -307,8 +307,9 @@ def same_deals(settings: Settings, games: int, earlier: dict[str, object]) -> st
     }
     for key, value in same.items():
         # Runs saved before `--decision-seeds` existed let one generator run through each game.
-        if earlier.get(key, False if key == "decision_seeds" else None) != value:
-            return f"the earlier run played other deals: its {key} is {earlier.get(key)}, not {value}"
+        then = earlier.get(key, False if key == "decision_seeds" else None)
+        if then != value:
+            return f"the earlier run played other deals: its {key} is {then}, not {value}"
     before = earlier.get("games")
     if not isinstance(before, int) or games > before or (games < before and games % settings.players):
         return (

@@ -235,3 +235,14 @@ def test_a_run_pairs_only_with_one_seeded_the_same_way(tmp_path: Path) -> None:
     refused = simulate(*SMALL, "--decision-seeds", "--paired", str(saved))
     assert refused.returncode == 2
     assert "its decision_seeds is False, not True" in refused.stderr
+
+
+def test_a_run_saved_before_decision_seeds_existed_counts_as_one_without_them(tmp_path: Path) -> None:
+    saved = tmp_path / "run.json"
+    assert simulate(*SMALL, "--save", str(saved)).returncode == 0
+    kept = json.loads(saved.read_text())
+    del kept["decision_seeds"], kept["parts"]
+    saved.write_text(json.dumps(kept))
+    assert simulate(*SMALL, "--paired", str(saved)).returncode == 0
+    refused = simulate(*SMALL, "--decision-seeds", "--paired", str(saved))
+    assert "its decision_seeds is False, not True" in refused.stderr
