@@ -260,7 +260,8 @@ class HardPlayer:
     bidders bidding by the normal heuristic in each world; the trump choice is the normal one.
 
     Better worlds: each is `attempts` deals, each weighed in proportion to how well it explains
-    the bids (`bid_likelihood`, `sample_deals`), and each deal keeps from the others, each with
+    the bids (against every deal of the decision in short rounds, of its world in long ones:
+    `bid_likelihood`, `sample_deals`), and each deal keeps from the others, each with
     its own chance, the cards their plays say they lack (`knowledge.play_hints`: a seat that
     needed the trick and let it go held nothing legal that takes it; one past its bid that took
     it held nothing that loses it; one that followed under the winner kept no card it would have
@@ -320,14 +321,16 @@ class HardPlayer:
         self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()
     ) -> list[tuple[list[list[Card]], float]]:
         """A world: deals of the unseen cards consistent with the observation (the seat's own hand
-        as it is), each with its share of the world, the shares adding up to one.
+        as it is), each with its weight.
 
-        With `infer`, `attempts` deals, each sharing in proportion to how well the others' bids
-        fit their hands in it (`bid_likelihood`), and each keeping from each seat the cards its
-        plays say it lacks (`hints`, each taken with its own chance). The search plays out every
-        deal and weighs it by its share: the same expectation as playing out one deal picked with
-        those chances, without the noise of the pick. In short rounds, where drawing and reading
-        the deals is much of a world's cost, the deals once thrown away are the cheapest to add.
+        With `infer`, `attempts` deals, each weighing how well the others' bids fit their hands in
+        it (`bid_likelihood`), and each keeping from each seat the cards its plays say it lacks
+        (`hints`, each taken with its own chance); without, one deal of weight 1. In short rounds
+        the search plays out every deal and divides by the weight of all the deals of the
+        decision, not of the world alone: the deals are drawn from what the observation allows and
+        the bids make some likelier than others, so that is the expectation over the deals as the
+        bids say they were (importance sampling). In long rounds the weights of a world's deals
+        are its shares of it, adding up to one (`LONG_ROUND`).
         """
         masks = [policy.void_mask(v) for v in facts.voids]
         deals: list[list[list[Card]]] = []
@@ -339,8 +342,12 @@ class HardPlayer:
                 return [(hands, 1.0)]
             deals.append(hands)
             weights.append(bid_likelihood(observation, facts, hands))
-        total = sum(weights)
-        return [(hands, weight / total) for hands, weight in zip(deals, weights, strict=True)]
+        if is_long_round(observation.players, observation.round):
+            # Long rounds' bids are larger and fit few deals well, so weights pooled over the
+            # decision fall on a few deals (step 17): there each world shares one between its deals.
+            total = sum(weights)
+            weights = [weight / total for weight in weights]
+        return list(zip(deals, weights, strict=True))
 
     def _deal(
         self, observation: Observation, facts: Knowledge, voids: list[int], hints: Sequence[Hint]
@@ -404,30 +411,34 @@ class HardPlayer:
         worlds = self._worlds(len(candidates), remaining)
         totals = [0.0] * len(searched)
         tricks = [0.0] * len(searched)
+        mass = 0.0  # the weight of the deals played out
         done = 0
         for world in range(worlds):
             if world and self.clock() - start > self.deadline:
                 break
-            for hands, share in self.sample_deals(observation, facts, hints):
+            done += 1
+            for hands, weight in self.sample_deals(observation, facts, hints):
+                mass += weight
                 numbers = [[card.index for card in hand] for hand in hands]
                 for i, card in enumerate(searched):
                     dealt = [list(hand) for hand in numbers]
                     dealt[seat].remove(card.index)
                     needs = [bid - won for bid, won in zip(bids, observation.tricks_won, strict=True)]
                     taken = rollout(dealt, trump, needs, observation.trick_leader, [*trick, card.index])
-                    totals[i] += share * self._score(points_after(bids, observation.tricks_won, taken), seat)
-                    tricks[i] += share * (observation.tricks_won[seat] + taken[seat])
-            done += 1
+                    totals[i] += weight * self._score(points_after(bids, observation.tricks_won, taken), seat)
+                    tricks[i] += weight * (observation.tricks_won[seat] + taken[seat])
+        if is_long_round(observation.players, observation.round):
+            mass = done
         own = totals[: len(candidates)]
         top = max(own)
         best = [card for card, total in zip(candidates, own, strict=True) if total >= top - 1e-9]
         # Among equals, the normal card (or one that plays alike) keeps the play natural.
         choice = next((default for card in best if len(distinct_cards([card, default], known)) == 1), best[0])
         values: dict[Action, float] = {
-            PLAYS[card.index]: total / done for card, total in zip(searched, totals, strict=True)
+            PLAYS[card.index]: total / mass for card, total in zip(searched, totals, strict=True)
         }
         won: dict[Action, float] = {
-            PLAYS[card.index]: count / done for card, count in zip(searched, tricks, strict=True)
+            PLAYS[card.index]: count / mass for card, count in zip(searched, tricks, strict=True)
         }
         for card in [*also, choice]:
             twin = like(card, searched)
@@ -476,11 +487,14 @@ class HardPlayer:
         worlds = self._worlds(len(candidates), players * size)
         totals = [0.0] * len(searched)
         tricks = [0.0] * len(searched)
+        mass = 0.0  # the weight of the deals played out
         done = 0
         for world in range(worlds):
             if world and self.clock() - start > self.deadline:
                 break
-            for hands, share in self.sample_deals(observation, facts):
+            done += 1
+            for hands, weight in self.sample_deals(observation, facts):
+                mass += weight
                 numbers = [[card.index for card in hand] for hand in hands]
                 # What the later bidders' hands are worth does not depend on this bid: read them once.
                 estimates = [self._estimate(observation, hands[other]) for other in after]
@@ -491,15 +505,16 @@ class HardPlayer:
                         bids[other] = self._simulated_bid(observation, hands[other], estimate, bids, other == order[-1])
                     placed = [b or 0 for b in bids]
                     taken = rollout([list(hand) for hand in numbers], trump_id, list(placed), order[0], [])
-                    totals[i] += share * self._score(points_after(placed, (0,) * players, taken), seat)
-                    tricks[i] += share * taken[seat]
-            done += 1
+                    totals[i] += weight * self._score(points_after(placed, (0,) * players, taken), seat)
+                    tricks[i] += weight * taken[seat]
+        if is_long_round(players, size):
+            mass = done
         own = totals[: len(candidates)]
         top = max(own)
         best = [bid for bid, total in zip(candidates, own, strict=True) if total >= top - 1e-9]
         choice = heuristic if heuristic in best else min(best, key=lambda b: abs(b - heuristic))
-        values: dict[Action, float] = {BIDS[bid]: total / done for bid, total in zip(searched, totals, strict=True)}
-        won: dict[Action, float] = {BIDS[bid]: count / done for bid, count in zip(searched, tricks, strict=True)}
+        values: dict[Action, float] = {BIDS[bid]: total / mass for bid, total in zip(searched, totals, strict=True)}
+        won: dict[Action, float] = {BIDS[bid]: count / mass for bid, count in zip(searched, tricks, strict=True)}
         return Evaluation(BIDS[choice], values, won)
 
     @staticmethod

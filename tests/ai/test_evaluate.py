@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from bot.ai import HardPlayer
-from bot.ai.knowledge import Hint, Knowledge
+from bot.ai.knowledge import Hint, Knowledge, knowledge
 from bot.ai.players import Evaluation, normal_bid
 from bot.engine import Bid, Card, Game, Kind, Observation, Options, Phase, Play
 
@@ -81,6 +81,36 @@ class Counted(HardPlayer):
         deals = super().sample_deals(observation, facts, hints)
         self.drawn.extend(hands for hands, _ in deals)
         return deals
+
+
+class Scripted(HardPlayer):
+    """A hard player whose worlds are given: world k is `worlds[k]`, deals with their weights."""
+
+    def __init__(self, worlds: list[list[tuple[list[list[Card]], float]]]) -> None:
+        super().__init__(random.Random(0), budget=10**9, min_worlds=1, max_worlds=len(worlds), deadline=float("inf"))
+        self.worlds = iter(worlds)
+
+    def sample_deals(
+        self, observation: Observation, facts: Knowledge, hints: Sequence[Hint] = ()
+    ) -> list[tuple[list[list[Card]], float]]:
+        return next(self.worlds)
+
+
+@pytest.mark.parametrize("phase", [Phase.BID, Phase.PLAY])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_deal_counts_by_its_weight_against_every_deal_of_the_decision(seed: int, phase: Phase) -> None:
+    # A deal's weight is not a share of its own world: a world whose one deal the bids rule out
+    # (weight 0) moves nothing, and a deal weighing three times another counts three times.
+    observation = decision(seed, phase)
+    deals = small_hard(seed).sample_deals(observation, knowledge(observation))
+    one, other = deals[0][0], deals[1][0]
+    also = observation.legal
+    alone = Scripted([[(one, 1.0)], [(one, 1.0)]]).evaluate(observation, also)
+    assert Scripted([[(one, 1.0)], [(other, 0.0)]]).evaluate(observation, also).values == alone.values
+    apart = Scripted([[(other, 1.0)]]).evaluate(observation, also)
+    mixed = Scripted([[(one, 3.0)], [(other, 1.0)]]).evaluate(observation, also)
+    for action, value in mixed.values.items():
+        assert value == pytest.approx((3 * alone.values[action] + apart.values[action]) / 4)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
